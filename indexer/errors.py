@@ -1,0 +1,107 @@
+"""The project's exception tree; third-party errors are translated into it at the boundary.
+
+::
+
+    IndexerError                     root: everything this package raises on purpose
+    ├── ConfigError                  bad settings or usage; names the setting (CLI exit 2)
+    ├── FetchError                   one URL could not be fetched (carries url, outcome, reason)
+    │   ├── RetryableFetchError      timeouts, resets, 408/429/5xx: try again later
+    │   └── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
+    ├── DecodeError                  a body could not be turned into text at all
+    ├── ExtractError                 a page could not be parsed for main content
+    ├── CrawlLockedError             another crawl holds the data dir
+    └── SolrError                    anything Solr-side
+        ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
+        ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
+        └── SolrLaunchError          the local launcher could not start Solr or load a core
+
+aiohttp errors are translated in ``indexer.fetch``; pysolr and requests errors in
+``indexer.solr``. Nothing outside those modules catches a third-party exception.
+"""
+
+from __future__ import annotations
+
+
+class IndexerError(Exception):
+    """Root of every error this package raises on purpose."""
+
+
+class ConfigError(IndexerError):
+    """Bad configuration or usage.
+
+    Args:
+        setting: the dotted settings key or CLI flag at fault (e.g. ``fetch.delay``).
+        message: what is wrong with it.
+    """
+
+    def __init__(self, setting: str, message: str) -> None:
+        super().__init__(f"{setting}: {message}")
+        self.setting = setting
+
+
+class FetchError(IndexerError):
+    """A URL could not be fetched.
+
+    Args:
+        url: the URL requested.
+        outcome: the frontier outcome name (e.g. ``timeout``, ``http-503``).
+        reason: human-readable detail.
+    """
+
+    def __init__(self, url: str, outcome: str, reason: str) -> None:
+        super().__init__(f"{url}: {outcome}: {reason}")
+        self.url = url
+        self.outcome = outcome
+        self.reason = reason
+
+
+class RetryableFetchError(FetchError):
+    """A fetch failure worth retrying (RFC 9110 §15.6 5xx, 408, 429, network faults).
+
+    Args:
+        retry_after: seconds the server asked us to wait (``Retry-After``), or None.
+    """
+
+    def __init__(self, url: str, outcome: str, reason: str, retry_after: float | None = None):
+        super().__init__(url, outcome, reason)
+        self.retry_after = retry_after
+
+
+class PermanentFetchError(FetchError):
+    """A fetch failure that retrying will not fix."""
+
+
+class DecodeError(IndexerError):
+    """A body could not be decoded into text."""
+
+
+class ExtractError(IndexerError):
+    """A page could not be parsed for its main content."""
+
+
+class CrawlLockedError(IndexerError):
+    """Another crawl holds the lock on the data directory."""
+
+
+class SolrError(IndexerError):
+    """Anything that went wrong talking to Solr."""
+
+
+class SolrUnavailableError(SolrError):
+    """Solr did not answer or answered 5xx; the request may be retried."""
+
+
+class SolrRejectedError(SolrError):
+    """Solr answered 4xx to an update: the documents (or request) are bad.
+
+    Args:
+        status: HTTP status code from Solr.
+    """
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class SolrLaunchError(SolrError):
+    """The local Solr launcher could not start Solr or a core failed to load."""

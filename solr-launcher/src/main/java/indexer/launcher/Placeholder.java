@@ -1,0 +1,2 @@
+package indexer.launcher;
+class Placeholder {}
