@@ -1,0 +1,7 @@
+"""``python -m indexer`` runs the command line."""
+
+import sys
+
+from indexer.cli import main
+
+sys.exit(main())

@@ -1,0 +1,60 @@
+"""Command-line entry point: ``indexer COMMAND ...``.
+
+Each command lives in its own module under ``indexer.cli`` and exposes two functions:
+``add_parser(subparsers) -> None`` registers its sub-parser, and the sub-parser sets
+``func=run`` where ``run(args: argparse.Namespace) -> int`` returns the exit code.
+
+Exit codes used throughout: 0 success, 1 runtime failure, 2 bad usage or configuration
+(the message names the setting), 3 refused by a safety guard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from indexer.errors import ConfigError, IndexerError
+
+
+def _command_modules() -> list[ModuleType]:
+    # Imported here so that `indexer --help` stays fast and one broken command
+    # module cannot hide the others' errors at import time.
+    from indexer.cli import solr_cmd
+
+    return [solr_cmd]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the top-level parser with every command's sub-parser registered."""
+    parser = argparse.ArgumentParser(
+        prog="indexer",
+        description="Crawl pages, decode them, extract main content, index into Solr.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in _command_modules():
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the process exit code (see the module docstring)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except ConfigError as exc:
+        print(f"indexer: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except IndexerError as exc:
+        print(f"indexer: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("indexer: interrupted", file=sys.stderr)
+        return 130
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
