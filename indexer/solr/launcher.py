@@ -1,0 +1,309 @@
+"""Start and stop a real local Solr 9.10.1 (the Java launcher under ``solr-launcher/``).
+
+The launcher runs in its own JVM and session; its pid goes to ``<solr_home>/solr-<port>.pid``
+and its output to ``<solr_home>/solr-<port>.log``. The Java side (``SolrLauncher``) copies the
+configset into ``<solr_home>/configsets/<name>`` on every start, creates missing cores and
+exits non-zero when a core fails to load; this module builds it with Maven when its sources
+are newer than the build outputs, then waits for ``/solr/<core>/admin/ping``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import logging
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import requests
+
+from indexer.errors import SolrLaunchError
+
+log = logging.getLogger(__name__)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_LAUNCHER_DIR = REPO_ROOT / "solr-launcher"
+DEFAULT_CONFIGSET_DIR = REPO_ROOT / "solr-config"
+DEFAULT_SOLR_HOME = Path(".indexer/solr")
+MAIN_CLASS = "indexer.launcher.SolrLauncher"
+CONFIGSET_NAME = "pages"
+LOG_TAIL_LINES = 40
+
+# Children started by this Python process, kept so they can be reaped (no zombies).
+_children: dict[int, subprocess.Popen[bytes]] = {}
+
+
+def pid_file(port: int, solr_home: Path) -> Path:
+    """Path of the pid file recording the launcher JVM for ``port``."""
+    return solr_home / f"solr-{port}.pid"
+
+
+def log_file(port: int, solr_home: Path) -> Path:
+    """Path of the file receiving the launcher JVM's stdout and stderr."""
+    return solr_home / f"solr-{port}.log"
+
+
+def base_url(port: int) -> str:
+    """Base URL of the local Solr on ``port``: ``http://127.0.0.1:PORT/solr``."""
+    return f"http://127.0.0.1:{port}/solr"
+
+
+def build_launcher(launcher_dir: Path = DEFAULT_LAUNCHER_DIR) -> list[Path]:
+    """Build the Java launcher when stale and return its classpath (jar first).
+
+    Runs ``mvn -B -q package dependency:build-classpath`` in ``launcher_dir`` when
+    ``pom.xml`` or anything under ``src/`` is newer than ``target/solr-launcher-1.0.jar`` or
+    ``target/classpath.txt``. Concurrent callers serialize on a lock file in ``target/``.
+
+    Raises:
+        SolrLaunchError: Maven is missing or the build failed (with the tail of its output).
+    """
+    target = launcher_dir / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    outputs = [target / "solr-launcher-1.0.jar", target / "classpath.txt"]
+    with (target / ".build.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _is_stale(launcher_dir, outputs):
+            _run_maven(launcher_dir)
+            for out in outputs:
+                out.touch()
+    deps = outputs[1].read_text(encoding="utf-8").strip().split(os.pathsep)
+    return [outputs[0], *(Path(p) for p in deps if p)]
+
+
+def _is_stale(launcher_dir: Path, outputs: list[Path]) -> bool:
+    if not all(out.exists() for out in outputs):
+        return True
+    inputs = [launcher_dir / "pom.xml", *(p for p in (launcher_dir / "src").rglob("*"))]
+    newest_input = max(p.stat().st_mtime for p in inputs if p.is_file())
+    return newest_input > min(out.stat().st_mtime for out in outputs)
+
+
+def _run_maven(launcher_dir: Path) -> None:
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise SolrLaunchError("cannot build the Solr launcher: mvn is not on PATH")
+    cmd = [mvn, "-B", "-q", "package", "dependency:build-classpath",
+           "-Dmdep.outputFile=target/classpath.txt"]  # fmt: skip
+    log.info("building the Solr launcher in %s", launcher_dir)
+    done = subprocess.run(cmd, cwd=launcher_dir, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = "\n".join((done.stdout + done.stderr).splitlines()[-LOG_TAIL_LINES:])
+        raise SolrLaunchError(
+            f"building the Solr launcher failed (mvn exit {done.returncode}):\n{tail}"
+        )
+
+
+def running_solr_url(port: int = 8983, solr_home: Path = DEFAULT_SOLR_HOME,
+                     core: str = CONFIGSET_NAME) -> str | None:  # fmt: skip
+    """Base URL of our Solr on ``port`` if its pid file names a live process that answers ping.
+
+    A pid file naming a dead process is removed. Returns None when none of ours runs.
+    """
+    pid = _recorded_pid(port, solr_home)
+    if pid is None:
+        return None
+    if not _alive(pid):
+        pid_file(port, solr_home).unlink(missing_ok=True)
+        return None
+    url = base_url(port)
+    return url if ping(url, core) else None
+
+
+def start_solr(
+    port: int = 8983,
+    solr_home: Path = DEFAULT_SOLR_HOME,
+    core: str = CONFIGSET_NAME,
+    configset_dir: Path | None = None,
+    timeout: float = 180,
+    *,
+    launcher_dir: Path | None = None,
+    log_level: str = "WARN",
+    heap: str = "512m",
+) -> str:
+    """Start the local Solr in the background and wait until ``core`` answers ping.
+
+    Args:
+        port: TCP port on 127.0.0.1.
+        solr_home: Solr home directory (created; holds solr.xml, configsets, cores, pid, log).
+        core: core to create (if missing) with our configset, and to ping.
+        configset_dir: configset to copy in; default ``solr-config/`` of this repo.
+        timeout: seconds to wait for the build plus the ping.
+        launcher_dir: Maven project of the Java launcher; default ``solr-launcher/``.
+        log_level: Log4j root level of the JVM.
+        heap: JVM max heap (``-Xmx``).
+
+    Returns:
+        The base URL ``http://127.0.0.1:PORT/solr``; also when our Solr already runs there.
+
+    Raises:
+        SolrLaunchError: the port is held by another process, the build failed, the JVM
+            exited early (a core failed to load; the message carries the log tail), or the
+            ping did not answer within ``timeout`` (the JVM is then stopped).
+    """
+    solr_home = solr_home.resolve()
+    running = running_solr_url(port, solr_home, core)
+    if running is not None:
+        log.info("Solr already runs at %s (pid file %s)", running, pid_file(port, solr_home))
+        return running
+    if _recorded_pid(port, solr_home) is not None:
+        raise SolrLaunchError(f"Solr on port {port} runs but does not answer ping; stop it first")
+    _check_port_free(port)
+    deadline = time.monotonic() + timeout
+    classpath = build_launcher(launcher_dir or DEFAULT_LAUNCHER_DIR)
+    proc = _spawn(port, solr_home, core, configset_dir or DEFAULT_CONFIGSET_DIR, classpath,
+                  log_level, heap)  # fmt: skip
+    _wait_ready(proc, port, solr_home, core, deadline)
+    return base_url(port)
+
+
+def _check_port_free(port: int) -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # Same option as Jetty's connector, so TIME_WAIT leftovers do not count as busy.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise SolrLaunchError(f"port {port} is held by another process") from exc
+            raise SolrLaunchError(f"cannot bind port {port}: {exc}") from exc
+
+
+def _spawn(port: int, solr_home: Path, core: str, configset_dir: Path, classpath: list[Path],
+           log_level: str, heap: str) -> subprocess.Popen[bytes]:  # fmt: skip
+    java = shutil.which("java", path=_java_path())
+    if java is None:
+        raise SolrLaunchError("cannot start Solr: java is not on PATH (nor in JAVA_HOME/bin)")
+    solr_home.mkdir(parents=True, exist_ok=True)
+    cmd = [java, f"-Xmx{heap}", f"-Dsolr.log.dir={solr_home}", "-cp",
+           os.pathsep.join(str(p) for p in classpath), MAIN_CLASS,
+           "--port", str(port), "--solr-home", str(solr_home),
+           "--configset", str(configset_dir.resolve()), "--configset-name", CONFIGSET_NAME,
+           "--core", core, "--log-level", log_level]  # fmt: skip
+    with log_file(port, solr_home).open("wb") as out:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                start_new_session=True)  # fmt: skip
+    _children[proc.pid] = proc
+    pid_file(port, solr_home).write_text(f"{proc.pid}\n", encoding="ascii")
+    return proc
+
+
+def _java_path() -> str | None:
+    java_home = os.environ.get("JAVA_HOME")
+    if not java_home:
+        return None
+    return os.pathsep.join([str(Path(java_home) / "bin"), os.environ.get("PATH", "")])
+
+
+def _wait_ready(proc: subprocess.Popen[bytes], port: int, solr_home: Path, core: str,
+                deadline: float) -> None:  # fmt: skip
+    url = base_url(port)
+    while time.monotonic() < deadline:
+        code = proc.poll()
+        if code is not None:
+            _forget(port, solr_home, proc.pid)
+            raise SolrLaunchError(
+                f"Solr on port {port} exited with code {code} before core {core!r} answered:\n"
+                f"{log_tail(port, solr_home)}"
+            )
+        if ping(url, core):
+            return
+        time.sleep(0.5)
+    stop_solr(port, solr_home)
+    raise SolrLaunchError(
+        f"Solr on port {port}: core {core!r} did not answer ping in time:\n"
+        f"{log_tail(port, solr_home)}"
+    )
+
+
+def ping(url: str, core: str, timeout: float = 2.0) -> bool:
+    """True when ``{url}/{core}/admin/ping`` answers HTTP 200 with status OK."""
+    try:
+        resp = requests.get(f"{url}/{core}/admin/ping", params={"wt": "json"}, timeout=timeout)
+        return resp.status_code == 200 and resp.json().get("status") == "OK"
+    except (requests.RequestException, ValueError):
+        return False
+
+
+def log_tail(port: int, solr_home: Path, lines: int = LOG_TAIL_LINES) -> str:
+    """The last ``lines`` lines of the launcher log for ``port`` (empty if none)."""
+    path = log_file(port, solr_home)
+    if not path.exists():
+        return ""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def stop_solr(port: int = 8983, solr_home: Path = DEFAULT_SOLR_HOME, timeout: float = 30) -> bool:
+    """Stop our Solr on ``port`` by its recorded pid: SIGTERM, then SIGKILL after ``timeout``.
+
+    Returns True if a running Solr was stopped, False when none ran (a no-op). The pid file is
+    removed in both cases. Never signals a process whose command line is not our launcher.
+    """
+    solr_home = solr_home.resolve()
+    pid = _recorded_pid(port, solr_home)
+    if pid is None or not _alive(pid):
+        _forget(port, solr_home, pid)
+        return False
+    _signal(pid, signal.SIGTERM)
+    if not _wait_gone(pid, timeout):
+        log.warning("Solr pid %d ignored SIGTERM for %.0f s; sending SIGKILL", pid, timeout)
+        _signal(pid, signal.SIGKILL)
+        _wait_gone(pid, 10)
+    _forget(port, solr_home, pid)
+    return True
+
+
+def _signal(pid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+
+
+def _wait_gone(pid: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while _alive(pid):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def _forget(port: int, solr_home: Path, pid: int | None) -> None:
+    pid_file(port, solr_home).unlink(missing_ok=True)
+    if pid is not None:
+        _children.pop(pid, None)
+
+
+def _recorded_pid(port: int, solr_home: Path) -> int | None:
+    try:
+        return int(pid_file(port, solr_home).read_text(encoding="ascii").strip())
+    except (FileNotFoundError, ValueError):
+        return None
+
+
+def _alive(pid: int) -> bool:
+    """True if ``pid`` is a live (not zombie) process running our launcher class."""
+    child = _children.get(pid)
+    if child is not None:
+        return child.poll() is None
+    proc = Path(f"/proc/{pid}")
+    if proc.exists():
+        try:
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            cmdline = (proc / "cmdline").read_bytes()
+        except (OSError, IndexError):
+            return False
+        return state != "Z" and MAIN_CLASS.encode() in cmdline
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

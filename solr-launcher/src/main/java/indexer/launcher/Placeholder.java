@@ -1,2 +1,0 @@
-package indexer.launcher;
-class Placeholder {}
