@@ -1,0 +1,67 @@
+"""Recognise page furniture (navigation, sidebars, comments, share bars) by markup alone."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from indexer.extract.tags import BOILERPLATE_TAGS
+
+# class/id words naming furniture, matched anywhere in the lower-cased attribute (as
+# Readability's "unlikelyCandidates" does) — long words only, to avoid false hits.
+_FURNITURE_WORDS = re.compile(
+    r"sidebar|side-bar|side_bar|sidemenu|sidenav|footer|breadcrumb|topicpath|pankuzu|"
+    r"comment|trackback|related|relation|recommend|ranking|share|social|sharing|"
+    r"pagination|pager|paging|banner|advert|sponsor|promo|widget|navbar|navigation|"
+    r"globalnav|gnavi|menu|masthead|subscribe|newsletter|cookie|consent|popup|modal|"
+    r"skip-link|skiplink|toolbar|byline|copyright|disqus|outbrain|taboola"
+)
+# Short words that must stand alone as a class/id token (``ad``, ``nav``, ``tags``).
+_FURNITURE_TOKENS = frozenset(
+    {
+        "ad", "ads", "adv", "nav", "navi", "gnav", "side", "sns", "tag", "tags", "header",
+        "head", "foot", "bread", "crumbs", "categories", "category", "archive", "archives",
+        "meta", "date", "author", "print", "hidden", "hide", "pr", "rss", "login", "search",
+    }
+)  # fmt: skip
+# Words that say "this is the content": they veto a furniture match (Readability's
+# "okMaybeItsACandidate").
+_CONTENT_WORDS = re.compile(r"article|entry|main|content|body|post|story|text|honbun|kiji")
+_TOKEN_SPLIT = re.compile(r"[\s_\-:.]+")
+_ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "menu"})
+
+
+def is_furniture(element: etree._Element) -> bool:
+    """Return True when ``element`` is page furniture judged by tag, role or class/id.
+
+    Tags: ``nav``, ``aside``, ``footer``, ``header``, ``form``, ``menu``; ARIA landmark
+    roles navigation/banner/contentinfo/complementary/search (WAI-ARIA 1.2 §5.3.4);
+    class/id words as in Mozilla Readability, vetoed by content words.
+    """
+    if element.tag in BOILERPLATE_TAGS:
+        return True
+    attrib = element.attrib
+    role = attrib.get("role")
+    if role and role.lower() in _ROLES:
+        return True
+    names = f"{attrib.get('class', '')} {attrib.get('id', '')}".lower()
+    if not names.strip():
+        return False
+    if _CONTENT_WORDS.search(names):
+        return False
+    if _FURNITURE_WORDS.search(names):
+        return True
+    return any(token in _FURNITURE_TOKENS for token in _TOKEN_SPLIT.split(names))
+
+
+def is_hidden(element: etree._Element) -> bool:
+    """Return True for elements a browser would not render (``hidden``, ``display:none``)."""
+    attrib = element.attrib
+    if "hidden" in attrib or attrib.get("aria-hidden") == "true":
+        return True
+    style = attrib.get("style")
+    if style is None:
+        return False
+    style = style.replace(" ", "").lower()
+    return "display:none" in style or "visibility:hidden" in style

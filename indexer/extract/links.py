@@ -1,0 +1,104 @@
+"""Outgoing links: resolved against ``<base>``, query encoded in the page's encoding, filtered."""
+
+from __future__ import annotations
+
+import codecs
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from lxml import etree
+from w3lib.url import safe_url_string
+
+_FOLLOW_SCHEMES = frozenset({"http", "https"})
+_STRIP = " \t\n\r\f"  # ASCII white space, stripped from URL attributes (HTML §2.3.2)
+
+
+def output_encoding(encoding: str) -> str:
+    """The URL standard's "get an output encoding": UTF-16 and unknown codecs become UTF-8."""
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return "utf-8"
+    return "utf-8" if name.startswith("utf-16") or name.startswith("utf-32") else name
+
+
+def _encodable_query(query: str, encoding: str) -> str:
+    # URL standard: characters the encoding lacks are written as "&#N;" and then
+    # percent-encoded (the encoder's "html" error mode); w3lib would raise instead.
+    out = []
+    for char in query:
+        try:
+            char.encode(encoding)
+        except UnicodeEncodeError:
+            out.append(f"%26%23{ord(char)}%3B")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def absolute_url(href: str, base: str, encoding: str) -> str | None:
+    """Resolve ``href`` against ``base`` and encode it as a browser would send it.
+
+    The path is UTF-8 percent-encoded, the query in ``encoding`` (WHATWG URL §4.4 "query
+    state"), the host IDNA-encoded, and the fragment dropped.
+
+    Returns:
+        the absolute URL, or None for non-HTTP(S) schemes (``javascript:``, ``mailto:``,
+        ``data:``, …) and for hrefs that cannot be parsed.
+    """
+    href = href.strip(_STRIP)
+    if not href or href.startswith("#"):
+        return None
+    try:
+        joined = urljoin(base, href)
+        parts = urlsplit(joined)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in _FOLLOW_SCHEMES or not parts.netloc:
+        return None
+    query = parts.query
+    if query and not query.isascii():
+        query = _encodable_query(query, encoding)
+    url = urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+    try:
+        return safe_url_string(url, encoding=encoding)
+    except (UnicodeError, ValueError):
+        return None
+
+
+def document_base(root: etree._Element, url: str) -> str:
+    """Return the document base URL: the first ``<base href>`` resolved against ``url``.
+
+    HTML §2.4.1 "document base URL"; a missing or empty ``<base>`` means ``url``.
+    """
+    for base in root.iter("base"):
+        href = base.get("href")
+        if href and href.strip(_STRIP):
+            try:
+                return urljoin(url, href.strip(_STRIP))
+            except ValueError:
+                return url
+    return url
+
+
+def outlinks(root: etree._Element, url: str, encoding: str, max_links: int) -> list[str]:
+    """Return the page's followable links, absolute, deduplicated, in document order.
+
+    ``<a href>`` and ``<area href>`` links count; those with ``rel=nofollow`` (HTML
+    §4.6.7.13) are left out; at most ``max_links`` are returned.
+    """
+    base = document_base(root, url)
+    encoding = output_encoding(encoding)
+    seen: dict[str, None] = {}
+    for element in root.iter("a", "area"):
+        href = element.get("href")
+        if href is None:
+            continue
+        rel = element.get("rel")
+        if rel and "nofollow" in rel.lower().split():
+            continue
+        link = absolute_url(href, base, encoding)
+        if link is not None and link not in seen:
+            seen[link] = None
+            if len(seen) >= max_links:
+                break
+    return list(seen)

@@ -1,0 +1,226 @@
+"""Page metadata: title without site name, description, keywords, author, dates, lang, robots."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from lxml import etree
+
+from indexer.extract.links import absolute_url, document_base
+from indexer.extract.text import node_text
+
+# Title separators between a page title and a site name: "Title | Site", "Site - Title".
+_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:：»«/／·・]\s+|\s*[｜|]\s*|\s*[：]\s*|\s+::\s+")
+_ROBOTS_NAMES = frozenset({"robots"})
+_DATE_JA = re.compile(r"(\d{4})\s*[年/.\-]\s*(\d{1,2})\s*[月/.\-]\s*(\d{1,2})")
+
+
+@dataclass(slots=True)
+class Metadata:
+    """Metadata read from ``<head>``, Open Graph, schema.org JSON-LD and the body."""
+
+    title: str = ""
+    description: str | None = None
+    keywords: list[str] = field(default_factory=list)
+    author: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    lang: str | None = None
+    canonical_url: str | None = None
+    robots: frozenset[str] = frozenset()
+
+
+def _meta_map(root: etree._Element) -> dict[str, str]:
+    """``<meta>`` name/property/itemprop/http-equiv (lower-cased) → first non-empty content."""
+    found: dict[str, str] = {}
+    for meta in root.iter("meta"):
+        content = meta.get("content")
+        if content is None or not content.strip():
+            continue
+        for attr in ("name", "property", "itemprop", "http-equiv"):
+            key = meta.get(attr)
+            if key:
+                found.setdefault(key.strip().lower(), content.strip())
+    return found
+
+
+def _json_ld(root: etree._Element) -> list[dict[str, Any]]:
+    """Objects of ``<script type=application/ld+json>`` blocks (``@graph`` flattened)."""
+    objects: list[dict[str, Any]] = []
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        try:
+            data = json.loads(script.text or "")
+        except ValueError:
+            continue
+        stack = data if isinstance(data, list) else [data]
+        for item in stack:
+            if isinstance(item, dict):
+                objects.append(item)
+                graph = item.get("@graph")
+                if isinstance(graph, list):
+                    objects.extend(g for g in graph if isinstance(g, dict))
+    return objects
+
+
+def iso_date(value: str | None) -> str | None:
+    """Normalise a date or date-time to ISO 8601 (``2024-05-01`` or ``2024-05-01T09:00:00+09:00``).
+
+    Accepts ISO 8601 / RFC 3339 forms (``Z`` included) and ``YYYY年M月D日``,
+    ``YYYY/MM/DD``, ``YYYY.MM.DD``; returns None for anything else.
+    """
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        match = _DATE_JA.search(value)
+        if match is None:
+            return None
+        year, month, day = (int(g) for g in match.groups())
+        try:
+            return datetime(year, month, day).date().isoformat()
+        except ValueError:
+            return None
+    if len(value) <= 10:
+        return parsed.date().isoformat()
+    return parsed.isoformat()
+
+
+def _ld_value(objects: list[dict[str, Any]], key: str) -> str | None:
+    for obj in objects:
+        value = obj.get(key)
+        if isinstance(value, list) and value:
+            value = value[0]
+        if isinstance(value, dict):
+            value = value.get("name")
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def clean_title(raw: str, site_name: str | None, h1: str | None) -> str:
+    """Remove the site name from a ``<title>``.
+
+    The site name is ``og:site_name`` when given; otherwise the part of a
+    separator-split title that matches the ``<h1>`` is kept, else the longest part.
+    """
+    raw = " ".join(raw.split())
+    parts = [p.strip() for p in _TITLE_SEPARATORS.split(raw) if p and p.strip()]
+    if len(parts) <= 1:
+        return raw
+    if site_name:
+        kept = [p for p in parts if p.lower() != site_name.strip().lower()]
+        if kept and len(kept) < len(parts):
+            return " | ".join(kept) if len(kept) > 1 else kept[0]
+    if h1:
+        for part in parts:
+            if part and (part in h1 or h1 in part):
+                return part
+    return max(parts, key=len)
+
+
+def _first_h1(root: etree._Element) -> str | None:
+    for h1 in root.iter("h1"):
+        text = " ".join(node_text(h1).split())
+        if text:
+            return text
+    return None
+
+
+def _title(root: etree._Element, meta: dict[str, str]) -> str:
+    h1 = _first_h1(root)
+    og = meta.get("og:title") or meta.get("twitter:title")
+    title_el = root.find(".//title")
+    raw = (
+        " ".join("".join(str(t) for t in title_el.itertext()).split())
+        if title_el is not None
+        else ""
+    )
+    site = meta.get("og:site_name")
+    if og:
+        return clean_title(og, site, h1)
+    if raw:
+        return clean_title(raw, site, h1)
+    return h1 or ""
+
+
+def _robots(meta_root: etree._Element) -> frozenset[str]:
+    directives: set[str] = set()
+    for meta in meta_root.iter("meta"):
+        if (meta.get("name") or "").strip().lower() in _ROBOTS_NAMES:
+            content = (meta.get("content") or "").lower()
+            directives.update(d.strip() for d in content.split(",") if d.strip())
+    if "none" in directives:  # "none" means noindex, nofollow (Google robots meta spec)
+        directives.update({"noindex", "nofollow"})
+    return frozenset(directives)
+
+
+def _lang(root: etree._Element, meta: dict[str, str]) -> str | None:
+    lang = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
+    if not lang:
+        lang = meta.get("content-language") or meta.get("og:locale")
+    return lang.strip().replace("_", "-") if lang and lang.strip() else None
+
+
+def _canonical(root: etree._Element, url: str, encoding: str) -> str | None:
+    for link in root.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
+            return absolute_url(link.get("href", ""), document_base(root, url), encoding)
+    return None
+
+
+def _keywords(meta: dict[str, str]) -> list[str]:
+    raw = meta.get("keywords", "")
+    words = (w.strip() for w in re.split(r"[,、，]", raw))
+    return list(dict.fromkeys(w for w in words if w))
+
+
+def _time_element(root: etree._Element) -> str | None:
+    for time in root.iter("time"):
+        value = time.get("datetime") or time.text
+        if value:
+            return value
+    return None
+
+
+def read_metadata(root: etree._Element, url: str, encoding: str) -> Metadata:
+    """Read the page's metadata (call before the tree is modified).
+
+    Sources, first found wins: Open Graph / ``article:*`` properties, ``<meta name>``,
+    schema.org JSON-LD, Dublin Core ``dc.*``, then the first ``<time>`` for dates.
+    """
+    meta = _meta_map(root)
+    ld = _json_ld(root)
+    published = (
+        meta.get("article:published_time")
+        or meta.get("datepublished")
+        or _ld_value(ld, "datePublished")
+        or meta.get("dc.date")
+        or meta.get("date")
+        or _time_element(root)
+    )
+    modified = (
+        meta.get("article:modified_time")
+        or meta.get("datemodified")
+        or _ld_value(ld, "dateModified")
+        or meta.get("last-modified")
+    )
+    author = meta.get("author") or meta.get("article:author") or _ld_value(ld, "author")
+    return Metadata(
+        title=_title(root, meta),
+        description=meta.get("description") or meta.get("og:description"),
+        keywords=_keywords(meta),
+        author=author,
+        published=iso_date(published),
+        modified=iso_date(modified),
+        lang=_lang(root, meta),
+        canonical_url=_canonical(root, url, encoding),
+        robots=_robots(root),
+    )

@@ -1,0 +1,39 @@
+"""Parse decoded HTML text into an lxml tree (the hot path: libxml2, no bs4)."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree, html
+
+from indexer.errors import ExtractError
+
+# lxml refuses a str that carries an XML encoding declaration; the text is already decoded,
+# so we hand libxml2 UTF-8 bytes and say so, which also overrides any <meta charset>.
+_PARSER = html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*>", re.IGNORECASE)
+
+
+def parse_html(text: str) -> etree._Element:
+    """Parse ``text`` (already decoded) into an lxml HTML document root.
+
+    Raises:
+        ExtractError: the text is empty or libxml2 cannot build a tree from it.
+    """
+    text = _XML_DECL.sub("", text, count=1)
+    if not text.strip():
+        raise ExtractError("empty document")
+    data = text.encode("utf-8", "replace").replace(b"\x00", b"")
+    try:
+        root = html.document_fromstring(data, parser=_PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError) as exc:
+        raise ExtractError(f"cannot parse HTML: {exc}") from exc
+    if root is None:
+        raise ExtractError("cannot parse HTML: no root element")
+    return root
+
+
+def body_of(root: etree._Element) -> etree._Element:
+    """Return the ``<body>`` element, or the root when there is none (frameset pages)."""
+    body = root.find("body")
+    return body if body is not None else root

@@ -1,0 +1,53 @@
+"""Choose the main content among the chain's candidates, most certain step first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from indexer.extract.blocks import best_run, block_values
+from indexer.extract.candidate import Candidate
+from indexer.extract.dom import dom_candidate
+from indexer.extract.fallback import fallback_candidate
+from indexer.extract.segment import Segmentation
+
+# Semantic markup is trusted when it keeps this share of the best cluster's value …
+_SEMANTIC_SHARE = 0.6
+# … has at least this many characters, and is not mostly links.
+_MIN_CHARS = 40
+_MAX_LINK_DENSITY = 0.5
+# The DOM-node candidate wins over the block cluster when it keeps this share of value.
+_DOM_SHARE = 0.9
+
+
+def _value(candidate: Candidate, values: Sequence[float]) -> float:
+    return sum(values[i] for i in candidate.indexes)
+
+
+def _plausible(
+    candidate: Candidate, seg: Segmentation, values: Sequence[float], best: float
+) -> bool:
+    return (
+        candidate.chars(seg) >= _MIN_CHARS
+        and candidate.link_density(seg) <= _MAX_LINK_DENSITY
+        and _value(candidate, values) >= _SEMANTIC_SHARE * best
+    )
+
+
+def choose(seg: Segmentation, semantic: Sequence[Candidate]) -> Candidate:
+    """Return the candidate to use as the main content.
+
+    Order: the first plausible semantic candidate; else the DOM-node candidate if it
+    keeps nearly the value of the best block cluster; else the cluster; else the fallback.
+    """
+    values = block_values(seg.blocks)
+    first, end, best = best_run(values)
+    cluster = Candidate("blocks", tuple(range(first, end)))
+    for candidate in semantic:
+        if _plausible(candidate, seg, values, best):
+            return candidate
+    dom = dom_candidate(seg)
+    if dom is not None and dom.indexes and _value(dom, values) >= _DOM_SHARE * best > 0:
+        return dom
+    if cluster.indexes:
+        return cluster
+    return fallback_candidate(seg)
