@@ -7,12 +7,14 @@
     ├── FetchError                   one URL could not be fetched (carries url, outcome, reason)
     │   ├── RetryableFetchError      timeouts, resets, 408/429/5xx: try again later
     │   └── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
+    ├── InvalidURLError              unparseable or unfetchable URL (outcome invalid-url)
     ├── DecodeError                  a body could not be turned into text at all
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
+        ├── SolrAuthError            Solr refused our credentials (401/403)
         └── SolrLaunchError          the local launcher could not start Solr or load a core
 
 aiohttp errors are translated in ``indexer.fetch``; pysolr and requests errors in
@@ -71,6 +73,10 @@ class PermanentFetchError(FetchError):
     """A fetch failure that retrying will not fix."""
 
 
+class InvalidURLError(IndexerError):
+    """A URL that cannot be normalized or is not fetchable (scheme, host, port, length)."""
+
+
 class DecodeError(IndexerError):
     """A body could not be decoded into text."""
 
@@ -101,6 +107,10 @@ class SolrRejectedError(SolrError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
+
+
+class SolrAuthError(SolrError):
+    """Solr answered 401 or 403: the credentials (``solr.user``/``solr.password``) are wrong."""
 
 
 class SolrLaunchError(SolrError):

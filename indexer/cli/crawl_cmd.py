@@ -1,0 +1,115 @@
+"""``indexer crawl``: crawl seeds into Solr (and/or a JSON-lines file)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from indexer.cli.common import add_common, configure_logging, load_from_args
+from indexer.cli.progress import ProgressDisplay
+from indexer.errors import ConfigError
+from indexer.frontier import Frontier
+from indexer.pipeline import Crawler, CrawlOptions
+from indexer.report import RunStats, format_summary
+
+log = logging.getLogger("indexer")
+
+#: CLI flag destination → settings key.
+FLAG_KEYS = {
+    "solr": "solr.url",
+    "core": "solr.core",
+    "delay": "fetch.delay",
+    "per_host": "fetch.per_host",
+    "concurrency": "fetch.concurrency",
+    "timeout": "fetch.timeout",
+    "user_agent": "fetch.user_agent",
+    "max_pages": "crawl.max_pages",
+    "max_pages_per_host": "crawl.max_pages_per_host",
+    "max_depth": "crawl.max_depth",
+    "data_dir": "crawl.data_dir",
+    "include": "crawl.include",
+    "exclude": "crawl.exclude",
+    "allow_host": "crawl.allow_hosts",
+    "resume": "crawl.resume",
+}
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``indexer crawl``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "crawl",
+        help="crawl seed URLs and index the pages",
+        description="Crawl the seeds' hosts, decode, extract and index every page.",
+    )
+    p.add_argument("seeds", nargs="*", metavar="SEED_URL", help="start URLs")
+    add_common(p)
+    p.add_argument("--solr", help="Solr base URL (solr.url)")
+    p.add_argument("--core", help="core or collection (solr.core)")
+    p.add_argument("--out", type=Path, help="also write each document as a JSON line here")
+    p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
+    p.add_argument("--per-host", type=int, help="requests in flight per host (fetch.per_host)")
+    p.add_argument("--concurrency", type=int, help="requests in flight in total")
+    p.add_argument("--timeout", type=float, help="total seconds per request (fetch.timeout)")
+    p.add_argument("--user-agent", help="User-Agent (fetch.user_agent)")
+    p.add_argument("--max-pages", type=int, help="pages fetched in total (crawl.max_pages)")
+    p.add_argument("--max-pages-per-host", type=int, help="pages fetched per host")
+    p.add_argument("--max-depth", type=int, help="link distance from a seed (crawl.max_depth)")
+    p.add_argument("--include", action="append", help="URL regex to include (repeatable)")
+    p.add_argument("--exclude", action="append", help="URL regex to exclude (repeatable)")
+    p.add_argument("--allow-host", action="append", help="extra host in scope (repeatable)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        default=None,
+        help="continue the stopped crawl in --data-dir",
+    )
+    p.add_argument("--summary-json", type=Path, help="write the closing summary as JSON here")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the crawl; exit 0 when it ran to its end (failed pages are reported)."""
+    configure_logging(args.verbose, args.quiet)
+    flags = {key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}
+    if args.seeds:
+        flags["crawl.seeds"] = tuple(args.seeds)
+    loaded = load_from_args(args, flags)
+    settings = loaded.settings
+    if not settings.crawl.seeds and not settings.crawl.resume:
+        raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
+    use_solr = args.out is None or args.solr is not None
+    with Frontier(settings.crawl.data_dir) as frontier:
+        display = ProgressDisplay(enabled=not args.quiet)
+        options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
+        crawler = Crawler(settings, frontier, options)
+        with display:
+            stats = asyncio.run(_run_with_signals(crawler, options))
+    _report(stats, args)
+    return 0
+
+
+async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        if options.stop.is_set():
+            raise KeyboardInterrupt
+        log.warning("stopping: finishing pages in flight (again to abort); --resume continues")
+        options.stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
+    return await crawler.run()
+
+
+def _report(stats: RunStats, args: argparse.Namespace) -> None:
+    summary = stats.summary()
+    if not args.quiet:
+        print(format_summary(summary), file=sys.stderr)
+    if args.summary_json:
+        stats.write_json(args.summary_json)

@@ -1,0 +1,268 @@
+"""One HTTP exchange with limits: redirects, conditional GET, size cap, content-type filter.
+
+aiohttp errors are translated here into :class:`indexer.errors.FetchError` subclasses and
+never leave this module. Redirects are followed by us (``fetch.max_redirects`` hops), each
+hop re-checked by the caller's ``check_hop`` (scope and robots.txt). The body cap applies
+to the decompressed body while it streams, so a gzip bomb costs at most the cap.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import aiohttp
+from yarl import URL
+
+from indexer.errors import (
+    FetchError,
+    InvalidURLError,
+    PermanentFetchError,
+    RetryableFetchError,
+)
+from indexer.models import FetchResult
+from indexer.retry import RETRYABLE_STATUS, parse_retry_after
+from indexer.settings import FetchSettings
+from indexer.urls import normalize_url
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_CHUNK = 64 * 1024
+
+#: ``check_hop(url) -> None``: raises FetchError when a redirect target may not be fetched.
+HopCheck = Callable[[str], Awaitable[None]]
+
+
+@dataclass(frozen=True, slots=True)
+class Validators:
+    """Stored validators for a conditional GET (RFC 9110 §13.1)."""
+
+    etag: str | None = None
+    last_modified: str | None = None
+
+
+def build_session(cfg: FetchSettings) -> aiohttp.ClientSession:
+    """The crawl's HTTP session: timeouts, TLS, headers and connection limits from ``cfg``.
+
+    Must be called inside a running event loop; the caller closes it.
+    """
+    ssl_ctx: ssl.SSLContext | bool
+    if not cfg.verify_tls:
+        ssl_ctx = False
+    else:
+        ssl_ctx = ssl.create_default_context()
+        if cfg.ca_bundle:
+            ssl_ctx.load_verify_locations(cafile=str(cfg.ca_bundle))
+    connector = aiohttp.TCPConnector(
+        limit=cfg.concurrency, limit_per_host=max(cfg.per_host, 2), ssl=ssl_ctx
+    )
+    timeout = aiohttp.ClientTimeout(
+        total=cfg.timeout, connect=cfg.connect_timeout, sock_read=cfg.timeout
+    )
+    headers = {"User-Agent": cfg.user_agent, **cfg.headers}
+    return aiohttp.ClientSession(
+        connector=connector,
+        timeout=timeout,
+        headers=headers,
+        auto_decompress=True,
+        max_line_size=64 * 1024,
+        max_field_size=64 * 1024,
+    )
+
+
+class Fetcher:
+    """Makes single requests with the crawl's limits.
+
+    Args:
+        session: from :func:`build_session`.
+        cfg: the fetch settings.
+    """
+
+    def __init__(self, session: aiohttp.ClientSession, cfg: FetchSettings) -> None:
+        self._session = session
+        self._cfg = cfg
+
+    def _auth(self, url: str) -> aiohttp.BasicAuth | None:
+        host = URL(url).host or ""
+        creds = self._cfg.auth.get(host)
+        if not creds:
+            return None
+        return aiohttp.BasicAuth(
+            creds["user"].get_secret_value(), creds["password"].get_secret_value()
+        )
+
+    async def get_text(self, url: str, max_bytes: int = 512 * 1024) -> tuple[int, bytes]:
+        """GET a small resource (robots.txt, sitemap) without redirects limits checks.
+
+        Returns ``(status, body)``; follows up to 5 redirects.
+
+        Raises:
+            RetryableFetchError: network failure or timeout.
+            PermanentFetchError: body over ``max_bytes``.
+        """
+        async with (
+            self._guard(url),
+            self._session.get(
+                url,
+                allow_redirects=True,
+                max_redirects=5,
+                proxy=self._cfg.proxy,
+                auth=self._auth(url),
+            ) as resp,
+        ):
+            body = await self._read_capped(url, resp, max_bytes)
+            return resp.status, body
+
+    async def fetch(
+        self,
+        url: str,
+        validators: Validators,
+        check_hop: HopCheck,
+        before_request: Callable[[str], Awaitable[None]],
+    ) -> FetchResult:
+        """Fetch ``url``, following redirects, with a conditional GET when validators exist.
+
+        Args:
+            url: normalized absolute URL.
+            validators: stored ETag / Last-Modified (sent as If-None-Match /
+                If-Modified-Since).
+            check_hop: awaited for each redirect target; raises FetchError to stop.
+            before_request: awaited before every request (politeness turn), given the URL.
+
+        Returns:
+            FetchResult with status 200-299 or 304 (not modified: empty body).
+
+        Raises:
+            RetryableFetchError: timeouts, network errors, 408/429/5xx (with Retry-After).
+            PermanentFetchError: other statuses, too large, wrong type, redirect errors.
+        """
+        seen = {url}
+        current = url
+        for _hop in range(self._cfg.max_redirects + 1):
+            await before_request(current)
+            result = await self._one(url, current, validators)
+            if isinstance(result, FetchResult):
+                return result
+            target = result
+            if target in seen:
+                raise PermanentFetchError(url, "redirect-error", f"redirect loop at {target}")
+            seen.add(target)
+            await check_hop(target)
+            current = target
+        raise PermanentFetchError(
+            url, "redirect-error", f"more than {self._cfg.max_redirects} redirects"
+        )
+
+    async def _one(self, first: str, url: str, validators: Validators) -> FetchResult | str:
+        """One request; a redirect returns the normalized target URL."""
+        headers = {}
+        if validators.etag:
+            headers["If-None-Match"] = validators.etag
+        if validators.last_modified:
+            headers["If-Modified-Since"] = validators.last_modified
+        async with (
+            self._guard(url),
+            self._session.get(
+                url,
+                headers=headers,
+                allow_redirects=False,
+                proxy=self._cfg.proxy,
+                auth=self._auth(url),
+            ) as resp,
+        ):
+            if resp.status in _REDIRECTS:
+                return self._redirect_target(url, resp)
+            self._check_status(url, resp)
+            hdrs = {k.lower(): v for k, v in resp.headers.items()}
+            body = b""
+            if resp.status != 304:
+                self._check_type(url, hdrs.get("content-type"))
+                body = await self._read_capped(url, resp, self._cfg.max_body_bytes)
+            return FetchResult(
+                url=first,
+                final_url=url,
+                status=resp.status,
+                headers=hdrs,
+                body=body,
+                fetched_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            )
+
+    def _redirect_target(self, url: str, resp: aiohttp.ClientResponse) -> str:
+        location = resp.headers.get("Location")
+        if not location:
+            raise PermanentFetchError(url, "redirect-error", f"{resp.status} without Location")
+        try:
+            return normalize_url(str(URL(url).join(URL(location))))
+        except (InvalidURLError, ValueError) as exc:
+            raise PermanentFetchError(
+                url, "redirect-error", f"bad redirect target: {exc}"
+            ) from None
+
+    def _check_status(self, url: str, resp: aiohttp.ClientResponse) -> None:
+        status = resp.status
+        if 200 <= status < 300 or status == 304:
+            return
+        reason = f"HTTP {status} {resp.reason or ''}".strip()
+        if status in RETRYABLE_STATUS:
+            retry_after = parse_retry_after(resp.headers.get("Retry-After"))
+            raise RetryableFetchError(url, f"http-{status}", reason, retry_after)
+        raise PermanentFetchError(url, f"http-{status}", reason)
+
+    def _check_type(self, url: str, content_type: str | None) -> None:
+        if not content_type:
+            return  # no header: decide from the bytes later
+        media = content_type.split(";", 1)[0].strip().lower()
+        if media not in self._cfg.content_types:
+            raise PermanentFetchError(url, "wrong-type", f"content type {media}")
+
+    async def _read_capped(self, url: str, resp: aiohttp.ClientResponse, max_bytes: int) -> bytes:
+        declared = resp.content_length
+        if (
+            declared is not None
+            and declared > max_bytes
+            and not resp.headers.get("Content-Encoding")
+        ):
+            raise PermanentFetchError(url, "too-large", f"Content-Length {declared} > {max_bytes}")
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in resp.content.iter_chunked(_CHUNK):
+            size += len(chunk)
+            if size > max_bytes:
+                raise PermanentFetchError(url, "too-large", f"body over {max_bytes} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _guard(self, url: str) -> _ErrorTranslation:
+        return _ErrorTranslation(url)
+
+
+class _ErrorTranslation:
+    """Translates aiohttp and asyncio errors into FetchError subclasses."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: object
+    ) -> None:
+        if ev is None or isinstance(ev, FetchError):
+            return
+        url = self._url
+        if isinstance(ev, asyncio.TimeoutError | aiohttp.ServerTimeoutError):
+            raise RetryableFetchError(url, "timeout", "request timed out") from None
+        if isinstance(ev, aiohttp.InvalidURL | aiohttp.NonHttpUrlClientError):
+            raise PermanentFetchError(url, "invalid-url", str(ev)[:200]) from None
+        if isinstance(ev, aiohttp.ClientResponseError):
+            raise RetryableFetchError(
+                url, "connection-error", f"bad response: {ev.message}"[:200]
+            ) from None
+        if isinstance(ev, aiohttp.ClientError | ConnectionError | OSError):
+            reason = f"{type(ev).__name__}: {ev}"[:200]
+            raise RetryableFetchError(url, "connection-error", reason) from None
+        if isinstance(ev, ValueError | UnicodeError | LookupError):
+            raise PermanentFetchError(url, "invalid-url", str(ev)[:200]) from None

@@ -1,0 +1,290 @@
+"""The persistent frontier: every URL the crawl knows, its state and its HTTP validators.
+
+Stored in SQLite (WAL mode) under the data directory, so a crawl stopped at any point
+(Ctrl-C or ``kill -9``) resumes without fetching finished pages again and without losing
+queued ones. Memory stays flat: URLs are claimed from disk one at a time per host; only
+the set of hosts is held in memory.
+
+States: ``queued`` → ``fetching`` → ``done`` (or back to ``queued`` for a retry). A URL
+left in ``fetching`` by a killed crawl is queued again on resume.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from indexer.errors import CrawlLockedError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS urls (
+    url TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'queued',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_fetch REAL NOT NULL DEFAULT 0,
+    run INTEGER NOT NULL,
+    fetched_run INTEGER,
+    reached_run INTEGER,
+    etag TEXT,
+    last_modified TEXT,
+    content_hash TEXT,
+    outcome TEXT,
+    reason TEXT,
+    updated REAL
+);
+CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
+CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    finished REAL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """A URL handed to a fetcher.
+
+    Attributes:
+        url: normalized URL.
+        host: its host.
+        depth: link distance from a seed.
+        attempts: attempts made before this one.
+        etag, last_modified: validators stored from the last successful fetch, or None.
+        content_hash: hash of the last indexed main content, or None.
+    """
+
+    url: str
+    host: str
+    depth: int
+    attempts: int
+    etag: str | None
+    last_modified: str | None
+    content_hash: str | None
+
+
+class Frontier:
+    """SQLite-backed URL store with an exclusive lock on its directory.
+
+    Args:
+        data_dir: directory for ``frontier.sqlite3`` and ``lock`` (created if missing).
+
+    Raises:
+        CrawlLockedError: another process holds the lock on ``data_dir``.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = os.open(data_dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(self._lock_fd)
+            raise CrawlLockedError(
+                f"another crawl is using {data_dir} (lock held); wait for it or use --data-dir"
+            ) from None
+        self._db = sqlite3.connect(data_dir / "frontier.sqlite3", isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+        self.run = 0
+
+    def close(self) -> None:
+        """Close the database and release the lock."""
+        self._db.close()
+        fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+        os.close(self._lock_fd)
+
+    def __enter__(self) -> Frontier:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- runs ---------------------------------------------------------------------------
+
+    def start_run(self, resume: bool) -> int:
+        """Begin a run and return its number.
+
+        With ``resume`` the last unfinished run continues: URLs left ``fetching`` are queued
+        again. Without it a new run starts and every URL reached before is queued again
+        (its stored validators make the refetch a conditional GET).
+        """
+        row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        if resume and row is not None and row[1] is None:
+            self.run = int(row[0])
+            self._db.execute("UPDATE urls SET state='queued' WHERE state='fetching'")
+            return self.run
+        cur = self._db.execute("INSERT INTO runs (started) VALUES (?)", (time.time(),))
+        self.run = int(cur.lastrowid or 0)
+        self._db.execute(
+            "UPDATE urls SET state='queued', attempts=0, next_fetch=0, run=? "
+            "WHERE reached_run IS NOT NULL OR state != 'done'",
+            (self.run,),
+        )
+        return self.run
+
+    def finish_run(self) -> None:
+        """Mark the current run finished (a later ``--resume`` then starts anew)."""
+        self._db.execute("UPDATE runs SET finished=? WHERE id=?", (time.time(), self.run))
+
+    def last_run(self) -> int:
+        """The number of the most recent run, or 0."""
+        row = self._db.execute("SELECT MAX(id) FROM runs").fetchone()
+        return int(row[0] or 0)
+
+    # -- queueing -----------------------------------------------------------------------
+
+    def add(self, entries: Iterable[tuple[str, str, int]]) -> int:
+        """Queue ``(url, host, depth)`` entries not yet seen in this run; returns how many.
+
+        A URL known from an earlier run is queued again, keeping its validators.
+        """
+        added = 0
+        with self._tx():
+            for url, host, depth in entries:
+                cur = self._db.execute(
+                    "INSERT INTO urls (url, host, depth, run) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT(url) DO UPDATE SET state='queued', attempts=0, next_fetch=0, "
+                    "run=excluded.run, depth=excluded.depth WHERE urls.run < excluded.run",
+                    (url, host, depth, self.run),
+                )
+                added += cur.rowcount
+        return added
+
+    def hosts_with_queued(self) -> list[str]:
+        """Hosts that have at least one queued URL."""
+        rows = self._db.execute("SELECT DISTINCT host FROM urls WHERE state='queued'")
+        return [r[0] for r in rows]
+
+    def claim(self, host: str, now: float) -> Claimed | None:
+        """Take the shallowest due URL of ``host`` and mark it ``fetching``; None if none due."""
+        row = self._db.execute(
+            "SELECT url, depth, attempts, etag, last_modified, content_hash FROM urls "
+            "WHERE host=? AND state='queued' AND next_fetch<=? ORDER BY depth LIMIT 1",
+            (host, now),
+        ).fetchone()
+        if row is None:
+            return None
+        self._db.execute(
+            "UPDATE urls SET state='fetching', fetched_run=?, updated=? WHERE url=?",
+            (self.run, now, row[0]),
+        )
+        return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5])
+
+    def next_due(self, host: str) -> float | None:
+        """Earliest ``next_fetch`` (epoch seconds) among the host's queued URLs, or None."""
+        row = self._db.execute(
+            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued'", (host,)
+        ).fetchone()
+        return None if row[0] is None else float(row[0])
+
+    def retry_later(self, url: str, at: float, reason: str) -> None:
+        """Queue ``url`` again for ``at`` (epoch seconds), counting the attempt."""
+        self._db.execute(
+            "UPDATE urls SET state='queued', attempts=attempts+1, next_fetch=?, reason=?, "
+            "updated=? WHERE url=?",
+            (at, reason, time.time(), url),
+        )
+
+    def release(self, url: str) -> None:
+        """Queue a claimed URL again without counting an attempt (e.g. the crawl stopped)."""
+        self._db.execute("UPDATE urls SET state='queued' WHERE url=?", (url,))
+
+    def finish(
+        self,
+        url: str,
+        outcome: str,
+        reason: str = "",
+        *,
+        reached: bool = False,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        content_hash: str | None = None,
+    ) -> None:
+        """Record the URL's final outcome for this run.
+
+        Args:
+            reached: the page exists and is (still) part of the index (``indexed``,
+                ``not-modified``); validators and hash are then replaced when given.
+        """
+        if reached:
+            self._db.execute(
+                "UPDATE urls SET state='done', outcome=?, reason=?, reached_run=?, "
+                "etag=COALESCE(?, etag), last_modified=COALESCE(?, last_modified), "
+                "content_hash=COALESCE(?, content_hash), updated=? WHERE url=?",
+                (outcome, reason, self.run, etag, last_modified, content_hash, time.time(), url),
+            )
+        else:
+            self._db.execute(
+                "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE url=?",
+                (outcome, reason, time.time(), url),
+            )
+
+    def record(self, url: str, host: str, depth: int, outcome: str, reason: str) -> bool:
+        """Store a final outcome for a URL that was never queued (e.g. out of scope).
+
+        Returns False when the URL was already handled in this run (nothing changed).
+        """
+        cur = self._db.execute(
+            "INSERT INTO urls (url, host, depth, run, state, outcome, reason, updated) "
+            "VALUES (?, ?, ?, ?, 'done', ?, ?, ?) ON CONFLICT(url) DO UPDATE SET "
+            "outcome=excluded.outcome, reason=excluded.reason, state='done' "
+            "WHERE urls.run < excluded.run",
+            (url, host, depth, self.run, outcome, reason, time.time()),
+        )
+        return cur.rowcount > 0
+
+    # -- reading ------------------------------------------------------------------------
+
+    def fetched_in_run(self) -> int:
+        """URLs fetched (claimed at least once) in the current run."""
+        row = self._db.execute("SELECT COUNT(*) FROM urls WHERE fetched_run=?", (self.run,))
+        return int(row.fetchone()[0])
+
+    def fetched_in_run_by_host(self) -> dict[str, int]:
+        """``{host: URLs fetched in the current run}``."""
+        rows = self._db.execute(
+            "SELECT host, COUNT(*) FROM urls WHERE fetched_run=? GROUP BY host", (self.run,)
+        )
+        return {h: int(n) for h, n in rows}
+
+    def outcomes(self) -> Iterator[tuple[str, str, str, str]]:
+        """``(url, host, outcome, reason)`` for every URL with a final outcome, by URL."""
+        rows = self._db.execute(
+            "SELECT url, host, outcome, COALESCE(reason, '') FROM urls "
+            "WHERE outcome IS NOT NULL ORDER BY url"
+        )
+        yield from rows
+
+    def queued_count(self) -> int:
+        """URLs queued or being fetched."""
+        row = self._db.execute("SELECT COUNT(*) FROM urls WHERE state != 'done'").fetchone()
+        return int(row[0])
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN")
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._db.execute("ROLLBACK" if et else "COMMIT")

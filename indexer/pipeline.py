@@ -1,0 +1,511 @@
+"""The crawl: stages joined together; the only place that builds real clients.
+
+1. Seeds are normalized (:mod:`indexer.urls`) and queued in the :class:`Frontier`.
+2. The dispatcher claims a URL of a host whose politeness slot is free
+   (:mod:`indexer.politeness`), within ``fetch.concurrency`` and the page limits.
+3. robots.txt is checked (:mod:`indexer.robots`), then :mod:`indexer.fetch` downloads
+   (redirect hops re-checked against scope and robots.txt; conditional GET).
+4. Decode and extract run in a process pool (:func:`indexer.page.process_page`), off the
+   event loop.
+5. Outlinks in scope are queued; the document goes to the durable outbox and/or the
+   ``--out`` JSON-lines file; the URL's outcome goes to the frontier.
+6. The index stage (:mod:`indexer.solr.stage`) drains the outbox into Solr; while Solr is
+   down, dispatching pauses (back-pressure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import multiprocessing
+import os
+import re
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from indexer.errors import (
+    ConfigError,
+    FetchError,
+    InvalidURLError,
+    PermanentFetchError,
+    RetryableFetchError,
+)
+from indexer.extract import SiteRule
+from indexer.fetch import Fetcher, Validators, build_session
+from indexer.frontier import Claimed, Frontier
+from indexer.models import FetchResult
+from indexer.page import ProcessedPage, process_page
+from indexer.politeness import Politeness
+from indexer.report import RunStats
+from indexer.retry import RetryPolicy, decide
+from indexer.robots import RobotsCache
+from indexer.settings import Settings
+from indexer.solr.document import build_document, content_hash
+from indexer.solr.outbox import Outbox
+from indexer.solr.stage import IndexStage
+from indexer.solr.writer import SolrWriter
+from indexer.urls import Scope, host_of, looks_like_trap, normalize_url, site_of
+
+log = logging.getLogger(__name__)
+
+_GONE = frozenset({"http-404", "http-410"})
+_OUTBOX_HIGH_WATER = 5000
+
+
+@dataclass
+class CrawlOptions:
+    """Per-run choices that are not settings.
+
+    Attributes:
+        out: JSON-lines file written anew with every indexed document, or None.
+        use_solr: send documents to Solr through the outbox.
+        on_progress: called about once a second with the running stats.
+    """
+
+    out: Path | None = None
+    use_solr: bool = True
+    on_progress: Callable[[RunStats, int], None] | None = None
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def build_scope(settings: Settings) -> Scope:
+    """The crawl scope from seeds, ``crawl.allow_hosts``, ``include`` and ``exclude``.
+
+    Raises:
+        ConfigError: an invalid regex or seed URL (names the setting).
+    """
+    crawl = settings.crawl
+    sites: set[str] = set()
+    for seed in crawl.seeds:
+        try:
+            sites.add(site_of(host_of(normalize_url(seed))))
+        except InvalidURLError as exc:
+            raise ConfigError("crawl.seeds", str(exc)) from None
+    sites.update(site_of(h.lower()) for h in crawl.allow_hosts)
+    return Scope(
+        sites, _patterns("crawl.include", crawl.include), _patterns("crawl.exclude", crawl.exclude)
+    )
+
+
+def _patterns(setting: str, values: Iterable[str]) -> list[re.Pattern[str]]:
+    try:
+        return [re.compile(v) for v in values]
+    except re.error as exc:
+        raise ConfigError(setting, f"invalid regular expression: {exc}") from None
+
+
+def site_rules(settings: Settings) -> tuple[SiteRule, ...]:
+    """Site rules from ``extract.rules``.
+
+    Raises:
+        ConfigError: a malformed rule.
+    """
+    return tuple(SiteRule.from_mapping(rule) for rule in settings.extract.rules)
+
+
+class Crawler:
+    """Runs one crawl over a frontier.
+
+    Args:
+        settings: validated settings.
+        frontier: opened (and locked) frontier; the crawler starts a run on it.
+        options: output choices.
+    """
+
+    def __init__(self, settings: Settings, frontier: Frontier, options: CrawlOptions) -> None:
+        self.settings = settings
+        self.frontier = frontier
+        self.options = options
+        self.stats = RunStats()
+        self.scope = build_scope(settings)
+        self.rules = site_rules(settings)
+        self.politeness = Politeness(
+            settings.fetch.delay, settings.fetch.per_host, settings.fetch.crawl_delay_cap
+        )
+        self.policy = RetryPolicy(
+            settings.fetch.max_attempts,
+            settings.fetch.backoff_base,
+            settings.fetch.backoff_max,
+            settings.fetch.retry_after_cap,
+        )
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._hosts: set[str] = set()
+        self._per_host: dict[str, int] = {}
+        self._fetched = 0
+        self._out: IO[str] | None = None
+        self._outbox: Outbox | None = None
+        self._index: IndexStage | None = None
+
+    # -- top level -------------------------------------------------------------------------
+
+    async def run(self) -> RunStats:
+        """Crawl until the frontier has nothing due or a limit is reached; return the stats."""
+        crawl = self.settings.crawl
+        self.frontier.start_run(crawl.resume)
+        self._fetched = self.frontier.fetched_in_run()
+        self._per_host = self.frontier.fetched_in_run_by_host()
+        self._enqueue(crawl.seeds, 0, from_seed=True)
+        self._hosts = set(self.frontier.hosts_with_queued())
+        if self.options.out:
+            self._out = self.options.out.open("w", encoding="utf-8")
+        workers = self.settings.extract.workers or os.cpu_count() or 1
+        ctx = multiprocessing.get_context("forkserver")
+        index_task = self._start_index_stage()
+        try:
+            with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+                async with build_session(self.settings.fetch) as session:
+                    fetcher = Fetcher(session, self.settings.fetch)
+                    robots = RobotsCache(
+                        fetcher, self.settings.fetch.user_agent, self.settings.fetch.robots_retry
+                    )
+                    await self._dispatch(fetcher, robots, pool)
+            if not self.options.stop.is_set():
+                self.frontier.finish_run()
+        finally:
+            await self._stop_index_stage(index_task)
+            if self._out:
+                self._out.close()
+        return self.stats
+
+    def _start_index_stage(self) -> asyncio.Task[None] | None:
+        if not self.options.use_solr:
+            return None
+        self._outbox = Outbox(self.settings.crawl.data_dir / "outbox.sqlite3")
+        self._index = IndexStage(
+            self._outbox,
+            SolrWriter(self.settings.solr),
+            self.settings.solr,
+            on_rejected=self._rejected,
+            on_indexed=self._acknowledged,
+        )
+        return asyncio.create_task(self._index.run())
+
+    async def _stop_index_stage(self, task: asyncio.Task[None] | None) -> None:
+        if task is None or self._index is None or self._outbox is None:
+            return
+        self._index.close()
+        try:
+            await asyncio.wait_for(task, self.settings.solr.drain_timeout)
+        except TimeoutError:
+            log.warning(
+                "Solr still unavailable: %d changes wait in the outbox and are sent "
+                "on the next run",
+                self._outbox.count(),
+            )
+        finally:
+            self.stats.pending = self._outbox.count()
+            self._outbox.close()
+
+    def _acknowledged(self, count: int) -> None:
+        self.stats.indexed += count
+
+    def _rejected(self, doc_id: str, message: str) -> None:
+        self.frontier.finish(doc_id, "index-rejected", message[:300])
+        self.stats.outcomes["indexed"] -= 1
+        self.stats.record("index-rejected", message[:200])
+
+    # -- dispatching -----------------------------------------------------------------------
+
+    async def _dispatch(
+        self, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
+    ) -> None:
+        last_progress = 0.0
+        while not self.options.stop.is_set():
+            await self._backpressure()
+            wait = self._launch(fetcher, robots, pool)
+            if not self._tasks and wait is None:
+                break
+            if time.monotonic() - last_progress >= 1.0 and self.options.on_progress:
+                self.options.on_progress(self.stats, self.frontier.queued_count())
+                last_progress = time.monotonic()
+            timeout = 1.0 if wait is None else min(max(wait, 0.005), 1.0)
+            if self._tasks:
+                await asyncio.wait(
+                    self._tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+            else:
+                await asyncio.sleep(timeout)
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _backpressure(self) -> None:
+        if self._index is None or self._outbox is None:
+            return
+        while not self._index.healthy.is_set() or self._outbox.count() > _OUTBOX_HIGH_WATER:
+            if self.options.stop.is_set():
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._index.healthy.wait(), 1.0)
+            if self._outbox.count() > _OUTBOX_HIGH_WATER:
+                await asyncio.sleep(0.2)
+
+    def _launch(
+        self, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
+    ) -> float | None:
+        """Start every URL whose host is ready; return seconds until the next may be, or None
+        when nothing is queued at all."""
+        fetch = self.settings.fetch
+        now_m, now = time.monotonic(), time.time()
+        soonest: float | None = None
+        for host in sorted(self._hosts):
+            if len(self._tasks) >= fetch.concurrency or self._limit_reached():
+                return 1.0 if self._tasks else None
+            if self._host_limit_reached(host):
+                self._hosts.discard(host)
+                continue
+            ready = self.politeness.ready_at(host)
+            if ready is None or ready > now_m:
+                soonest = _min(soonest, 0.05 if ready is None else ready - now_m)
+                continue
+            claimed = self.frontier.claim(host, now)
+            if claimed is None:
+                due = self.frontier.next_due(host)
+                if due is None:
+                    self._hosts.discard(host)
+                else:
+                    soonest = _min(soonest, due - now)
+                continue
+            self._start(claimed, fetcher, robots, pool)
+            soonest = 0.0
+        if soonest is None and self._tasks:
+            soonest = 1.0
+        return soonest
+
+    def _limit_reached(self) -> bool:
+        limit = self.settings.crawl.max_pages
+        return limit is not None and self._fetched >= limit
+
+    def _host_limit_reached(self, host: str) -> bool:
+        limit = self.settings.crawl.max_pages_per_host
+        return limit is not None and self._per_host.get(host, 0) >= limit
+
+    def _start(
+        self, claimed: Claimed, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
+    ) -> None:
+        if claimed.attempts == 0:
+            self._fetched += 1
+            self._per_host[claimed.host] = self._per_host.get(claimed.host, 0) + 1
+        self.politeness.enter(claimed.host)
+        task = asyncio.create_task(self._visit(claimed, fetcher, robots, pool))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- one URL -----------------------------------------------------------------------------
+
+    async def _visit(
+        self, claimed: Claimed, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
+    ) -> None:
+        try:
+            await self._visit_inner(claimed, fetcher, robots, pool)
+        except asyncio.CancelledError:
+            self.frontier.release(claimed.url)
+            raise
+        except Exception as exc:  # a bug must not end the crawl: record it against the URL
+            log.exception("unexpected error on %s", claimed.url)
+            self._finish(claimed.url, "extract-error", f"internal error: {exc!r}"[:300])
+        finally:
+            self.politeness.leave(claimed.host)
+
+    async def _visit_inner(
+        self, claimed: Claimed, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
+    ) -> None:
+        url, host = claimed.url, claimed.host
+        if not await self._robots_allow(url, robots):
+            return
+        try:
+            fetched = await fetcher.fetch(
+                url,
+                Validators(claimed.etag, claimed.last_modified),
+                check_hop=lambda target: self._check_hop(url, target, robots),
+                before_request=lambda u: self.politeness.turn(host_of(u)),
+            )
+        except RetryableFetchError as exc:
+            self.stats.fetched += 1
+            self._retry(claimed, exc)
+            return
+        except FetchError as exc:
+            self.stats.fetched += 1
+            self._failed(url, exc)
+            return
+        self.stats.fetched += 1
+        fetched = _with_depth(fetched, claimed.depth)
+        if fetched.status == 304:
+            self._finish(url, "not-modified", "", reached=True)
+            return
+        loop = asyncio.get_running_loop()
+        page: ProcessedPage = await loop.run_in_executor(
+            pool, process_page, fetched.body, fetched.content_type, fetched.final_url, self.rules
+        )
+        self._handle_page(claimed, fetched, page, host)
+
+    async def _robots_allow(self, url: str, robots: RobotsCache) -> bool:
+        host = host_of(url)
+        if not robots.is_cached(url):
+            await self.politeness.turn(host)
+        allowed, reason = await robots.allowed(url)
+        self.politeness.set_crawl_delay(host, await robots.crawl_delay(url))
+        if not allowed:
+            self._finish(url, "robots-disallowed", reason)
+        return allowed
+
+    async def _check_hop(self, first: str, target: str, robots: RobotsCache) -> None:
+        if not self.scope.allows(target):
+            raise PermanentFetchError(first, "out-of-scope", f"redirect to {target}")
+        allowed, reason = await robots.allowed(target)
+        if not allowed:
+            raise PermanentFetchError(first, "robots-disallowed", f"redirect to {target}: {reason}")
+
+    def _retry(self, claimed: Claimed, exc: RetryableFetchError) -> None:
+        if exc.retry_after is not None:
+            self.politeness.slow_down(
+                claimed.host, min(exc.retry_after, self.settings.fetch.retry_after_cap)
+            )
+        decision = decide(claimed.attempts + 1, exc.retry_after, self.policy)
+        if decision.delay is None:
+            self._finish(claimed.url, decision.outcome, f"{exc.outcome}: {exc.reason}")
+            return
+        self.stats.retries[exc.outcome] += 1
+        self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
+
+    def _failed(self, url: str, exc: FetchError) -> None:
+        self._finish(url, exc.outcome, exc.reason)
+        if exc.outcome in _GONE:
+            self._delete(url)
+
+    def _handle_page(
+        self, claimed: Claimed, fetched: FetchResult, page: ProcessedPage, host: str
+    ) -> None:
+        url = claimed.url
+        if page.extracted is None:
+            outcome = "wrong-type" if page.decoded.encoding == "binary" else "extract-error"
+            self._finish(url, outcome, page.error)
+            return
+        doc = page.extracted
+        if "nofollow" not in doc.robots and not _robots_header(fetched, "nofollow"):
+            self._enqueue(doc.outlinks[: self.settings.crawl.max_links_per_page], claimed.depth + 1)
+        if "noindex" in doc.robots or _robots_header(fetched, "noindex"):
+            self._finish(url, "noindex", "meta robots or X-Robots-Tag noindex")
+            self._delete(fetched.final_url)
+            return
+        if self._canonical_elsewhere(fetched, doc.canonical_url, claimed.depth):
+            return
+        digest = content_hash(doc)
+        validators = {
+            "etag": fetched.headers.get("etag"),
+            "last_modified": fetched.headers.get("last-modified"),
+        }
+        if fetched.final_url != url:
+            self.frontier.record(
+                fetched.final_url,
+                host_of(fetched.final_url),
+                claimed.depth,
+                "indexed",
+                f"reached by redirect from {url}",
+            )
+        solr_doc = build_document(fetched, page.decoded, doc, run=self.frontier.run, digest=digest)
+        self._emit(solr_doc, doc.text)
+        self._finish(
+            url,
+            "indexed",
+            "" if fetched.final_url == url else f"redirected to {fetched.final_url}",
+            reached=True,
+            content_hash=digest,
+            **validators,
+        )
+
+    def _canonical_elsewhere(self, fetched: FetchResult, canonical: str | None, depth: int) -> bool:
+        if not canonical:
+            return False
+        try:
+            target = normalize_url(canonical, self.settings.crawl.strip_params)
+        except InvalidURLError:
+            return False
+        if target == fetched.final_url or not self.scope.allows(target):
+            return False
+        self._enqueue([target], depth)
+        self._finish(fetched.url, "canonical-elsewhere", f"canonical is {target}")
+        return True
+
+    def _emit(self, solr_doc: dict[str, Any], text: str) -> None:
+        if self._out is not None:
+            line = {**solr_doc, "text": text}
+            self._out.write(json.dumps(line, ensure_ascii=False) + "\n")
+            if self._outbox is None:
+                self.stats.indexed += 1
+        if self._outbox is not None and self._index is not None:
+            self._outbox.add(solr_doc)
+            self._index.notify()
+
+    def _delete(self, doc_id: str) -> None:
+        if self._outbox is not None and self._index is not None:
+            self._outbox.delete(doc_id)
+            self._index.notify()
+
+    def _finish(
+        self, url: str, outcome: str, reason: str, *, reached: bool = False, **fields: str | None
+    ) -> None:
+        self.frontier.finish(url, outcome, reason, reached=reached, **fields)
+        self.stats.record(outcome, reason)
+
+    # -- queueing --------------------------------------------------------------------------
+
+    def _enqueue(self, urls: Iterable[str], depth: int, from_seed: bool = False) -> None:
+        crawl = self.settings.crawl
+        entries: list[tuple[str, str, int]] = []
+        for raw in urls:
+            try:
+                url = normalize_url(raw, crawl.strip_params, crawl.max_url_length)
+            except InvalidURLError as exc:
+                outcome = "trap" if "longer than" in str(exc) else "invalid-url"
+                self._record(raw[:2048], "", depth, outcome, str(exc)[:300])
+                continue
+            host = host_of(url)
+            reason = self._out_of_scope(url, depth, from_seed)
+            if reason:
+                outcome = "trap" if reason == "trap" else "out-of-scope"
+                self._record(url, host, depth, outcome, reason)
+                continue
+            entries.append((url, host, depth))
+        if entries and self.frontier.add(entries):
+            self._hosts.update(host for _, host, _ in entries)
+
+    def _record(self, url: str, host: str, depth: int, outcome: str, reason: str) -> None:
+        if self.frontier.record(url, host, depth, outcome, reason):
+            self.stats.record(outcome, reason)
+
+    def _out_of_scope(self, url: str, depth: int, from_seed: bool) -> str:
+        max_depth = self.settings.crawl.max_depth
+        if max_depth is not None and depth > max_depth:
+            return f"deeper than crawl.max_depth={max_depth}"
+        if looks_like_trap(url):
+            return "trap"
+        if not from_seed and not self.scope.allows(url):
+            return "outside the crawl's hosts or patterns"
+        return ""
+
+
+def _with_depth(fetched: FetchResult, depth: int) -> FetchResult:
+    return FetchResult(
+        fetched.url,
+        fetched.final_url,
+        fetched.status,
+        fetched.headers,
+        fetched.body,
+        fetched.fetched_at,
+        depth,
+    )
+
+
+def _robots_header(fetched: FetchResult, directive: str) -> bool:
+    value = fetched.headers.get("x-robots-tag", "").lower()
+    return directive in value or (directive == "noindex" and "none" in value)
+
+
+def _min(a: float | None, b: float) -> float:
+    return b if a is None else min(a, b)

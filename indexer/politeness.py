@@ -1,0 +1,76 @@
+"""Per-host politeness: minimum delay between request starts and requests in flight.
+
+The delay of a host is the larger of ``fetch.delay`` and its robots.txt ``Crawl-delay``
+(RFC 9309 leaves Crawl-delay undefined; we honour it up to ``fetch.crawl_delay_cap``). A
+``Retry-After`` answer slows the whole host until then, not only that URL. Times are
+``time.monotonic()`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class _Host:
+    next_start: float = 0.0
+    in_flight: int = 0
+    crawl_delay: float = 0.0
+
+
+class Politeness:
+    """Tracks every host's next allowed request start and its requests in flight.
+
+    Args:
+        delay: minimum seconds between request starts on one host.
+        per_host: requests in flight per host.
+        crawl_delay_cap: largest robots.txt Crawl-delay honoured (s).
+    """
+
+    def __init__(self, delay: float, per_host: int, crawl_delay_cap: float) -> None:
+        self._delay = delay
+        self._per_host = per_host
+        self._cap = crawl_delay_cap
+        self._hosts: dict[str, _Host] = {}
+
+    def _host(self, host: str) -> _Host:
+        return self._hosts.setdefault(host, _Host())
+
+    def set_crawl_delay(self, host: str, seconds: float | None) -> None:
+        """Apply a robots.txt Crawl-delay (capped) to ``host``."""
+        self._host(host).crawl_delay = min(seconds or 0.0, self._cap)
+
+    def delay_of(self, host: str) -> float:
+        """Seconds between request starts on ``host``."""
+        return max(self._delay, self._host(host).crawl_delay)
+
+    def ready_at(self, host: str) -> float | None:
+        """Monotonic time the host may start its next request, or None when it is full."""
+        state = self._host(host)
+        if state.in_flight >= self._per_host:
+            return None
+        return state.next_start
+
+    def enter(self, host: str) -> None:
+        """Count a URL of ``host`` in flight (call :meth:`leave` when it is done)."""
+        self._host(host).in_flight += 1
+
+    def leave(self, host: str) -> None:
+        """A URL of ``host`` is no longer in flight."""
+        self._host(host).in_flight -= 1
+
+    async def turn(self, host: str) -> None:
+        """Wait for the host's next request start and reserve it; call before each request."""
+        state = self._host(host)
+        now = time.monotonic()
+        start = max(now, state.next_start)
+        state.next_start = start + self.delay_of(host)
+        if start > now:
+            await asyncio.sleep(start - now)
+
+    def slow_down(self, host: str, seconds: float) -> None:
+        """Hold every request to ``host`` for ``seconds`` (a Retry-After answer)."""
+        state = self._host(host)
+        state.next_start = max(state.next_start, time.monotonic() + seconds)

@@ -1,0 +1,120 @@
+"""Outcomes, counters and the run summary.
+
+Every URL the crawl meets ends with exactly one outcome from :data:`OUTCOMES`, plus a
+reason. ``http-<code>`` stands for any final HTTP status other than those listed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+OUTCOMES: dict[str, str] = {
+    "indexed": "fetched, decoded, extracted and sent to the index",
+    "not-modified": "304 to a conditional GET; the indexed copy is current",
+    "unchanged": "fetched again, main content hash unchanged; not re-indexed",
+    "robots-disallowed": "robots.txt (RFC 9309) disallows the URL, or is unavailable (5xx)",
+    "out-of-scope": "host, include/exclude pattern or depth rules exclude the URL",
+    "noindex": "meta robots or X-Robots-Tag noindex",
+    "canonical-elsewhere": "rel=canonical names another in-scope URL, which is queued",
+    "too-large": "body larger than fetch.max_body_bytes",
+    "wrong-type": "content type not fetched for indexing, or a binary body",
+    "http-<code>": "final HTTP status that is not a success (e.g. http-404)",
+    "timeout": "connect or total timeout, every attempt",
+    "connection-error": "connection refused, reset or broken response",
+    "retries-exhausted": "still failing after fetch.max_attempts attempts",
+    "retry-after-too-long": "Retry-After above fetch.retry_after_cap",
+    "redirect-error": "redirect loop, too many hops, or to a non-http(s) URL",
+    "trap": "URL longer than allowed or repeating path segments",
+    "invalid-url": "URL that cannot be parsed or normalized",
+    "max-pages": "page limit reached before the URL was fetched",
+    "extract-error": "page could not be parsed",
+    "index-rejected": "Solr rejected the document (4xx)",
+}
+
+
+def outcome_is_known(outcome: str) -> bool:
+    """Whether ``outcome`` is in :data:`OUTCOMES` (``http-NNN`` included)."""
+    return outcome in OUTCOMES or (outcome.startswith("http-") and outcome[5:].isdigit())
+
+
+@dataclass
+class RunStats:
+    """Counters of one run, keyed ``stage/outcome`` and by reason.
+
+    Attributes:
+        outcomes: final outcomes, ``{"indexed": 12, "http-404": 1}``.
+        reasons: ``{("http-404", "Not Found"): 1}`` for every non-indexed outcome.
+        retries: retries scheduled per reason.
+        fetched: HTTP fetches made (attempts included).
+        indexed: documents acknowledged by Solr (or written to --out).
+    """
+
+    outcomes: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[tuple[str, str]] = field(default_factory=Counter)
+    retries: Counter[str] = field(default_factory=Counter)
+    fetched: int = 0
+    indexed: int = 0
+    pending: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def record(self, outcome: str, reason: str = "") -> None:
+        """Count one URL's final outcome."""
+        self.outcomes[outcome] += 1
+        if outcome != "indexed":
+            self.reasons[(outcome, reason[:200])] += 1
+
+    def summary(self) -> dict[str, Any]:
+        """The closing summary as a JSON-ready dict."""
+        failed = {k: v for k, v in self.outcomes.items() if _is_failure(k)}
+        skipped = {k: v for k, v in self.outcomes.items() if k not in failed and k != "indexed"}
+        return {
+            "fetched": self.fetched,
+            "indexed": self.indexed,
+            "pending_in_outbox": self.pending,
+            "skipped": sum(skipped.values()),
+            "failed": sum(failed.values()),
+            "outcomes": dict(sorted(self.outcomes.items())),
+            "retries": dict(sorted(self.retries.items())),
+            "reasons": [
+                {"outcome": o, "reason": r, "count": n}
+                for (o, r), n in sorted(self.reasons.items())
+            ],
+            "seconds": round(time.monotonic() - self.started, 3),
+        }
+
+    def write_json(self, path: Path) -> None:
+        """Write :meth:`summary` to ``path`` as JSON (UTF-8)."""
+        path.write_text(json.dumps(self.summary(), ensure_ascii=False, indent=2), "utf-8")
+
+
+_FAILURES = {
+    "timeout",
+    "connection-error",
+    "retries-exhausted",
+    "retry-after-too-long",
+    "redirect-error",
+    "extract-error",
+    "index-rejected",
+    "invalid-url",
+}
+
+
+def _is_failure(outcome: str) -> bool:
+    return outcome in _FAILURES or outcome.startswith("http-")
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """Human-readable closing lines for a summary from :meth:`RunStats.summary`."""
+    lines = [
+        f"fetched {summary['fetched']}, indexed {summary['indexed']}, "
+        f"skipped {summary['skipped']}, failed {summary['failed']} "
+        f"in {summary['seconds']:.1f} s"
+    ]
+    for item in summary["reasons"][:30]:
+        lines.append(f"  {item['outcome']:<22} {item['count']:>6}  {item['reason']}")
+    return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""Pure retry policy for fetches: which failures are retried, and after how long.
+
+Retryable (RFC 9110 §15.5.9, §15.6; RFC 6585 §4): connection errors, timeouts, 408, 429,
+500, 502, 503, 504. Other 4xx are final. Backoff is exponential with jitter (tenacity's
+``wait_exponential_jitter``); a ``Retry-After`` from the server (RFC 9110 §10.2.3) replaces
+it, and one above the cap gives the URL up with that reason.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from dataclasses import dataclass
+
+import tenacity
+
+RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Retry limits, in seconds and attempts.
+
+    Attributes:
+        max_attempts: attempts per URL, the first included.
+        backoff_base: first backoff (s); doubles each attempt, plus up to 1x jitter.
+        backoff_max: longest computed backoff (s).
+        retry_after_cap: longest Retry-After honoured (s).
+    """
+
+    max_attempts: int = 3
+    backoff_base: float = 1.0
+    backoff_max: float = 60.0
+    retry_after_cap: float = 300.0
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What to do after a failed attempt.
+
+    Attributes:
+        delay: seconds to wait before the next attempt, or None to give up.
+        outcome: the final outcome when giving up (``retries-exhausted``,
+            ``retry-after-too-long``), else ``""``.
+    """
+
+    delay: float | None
+    outcome: str = ""
+
+
+def decide(attempt: int, retry_after: float | None, policy: RetryPolicy) -> Decision:
+    """Decide on a retryable failure.
+
+    Args:
+        attempt: attempts made so far, this failed one included (1 after the first).
+        retry_after: seconds the server asked for, or None.
+        policy: the limits.
+    """
+    if retry_after is not None and retry_after > policy.retry_after_cap:
+        return Decision(None, "retry-after-too-long")
+    if attempt >= policy.max_attempts:
+        return Decision(None, "retries-exhausted")
+    if retry_after is not None:
+        return Decision(max(0.0, retry_after))
+    return Decision(_backoff(attempt, policy))
+
+
+def _backoff(attempt: int, policy: RetryPolicy) -> float:
+    wait = tenacity.wait_exponential_jitter(
+        initial=policy.backoff_base, max=policy.backoff_max, jitter=policy.backoff_base
+    )
+    state = tenacity.RetryCallState(None, None, (), {})  # type: ignore[arg-type]
+    state.attempt_number = attempt
+    return float(wait(state))
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` value (delay-seconds or HTTP-date).
+
+    Returns None for a missing or unparseable value; a date in the past gives 0.0.
+    """
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    now = time.time() if now is None else now
+    return max(0.0, when.timestamp() - now)

@@ -1,0 +1,96 @@
+"""Per-host robots.txt cache (RFC 9309) with protego.
+
+Fetched once per host (scheme + authority) and cached. RFC 9309 §2.3.1: a 4xx means no
+rules apply (allow all); a 5xx or a network failure means the host is treated as fully
+disallowed for now, and robots.txt is tried again after ``fetch.robots_retry`` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from protego import Protego
+from yarl import URL
+
+from indexer.errors import FetchError
+from indexer.fetch import Fetcher
+
+_MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 §2.5: at least 500 KiB must be parsed
+
+
+@dataclass(slots=True)
+class _Entry:
+    rules: Protego | None  # None: unavailable, disallow everything until retry_at
+    retry_at: float = 0.0
+    sitemaps: list[str] = field(default_factory=list)
+
+
+class RobotsCache:
+    """Answers "may this URL be fetched" per RFC 9309.
+
+    Args:
+        fetcher: used to GET ``/robots.txt``.
+        user_agent: product token matched against ``User-agent`` lines.
+        retry_after: seconds before a failed (5xx / network) robots.txt is tried again.
+    """
+
+    def __init__(self, fetcher: Fetcher, user_agent: str, retry_after: float) -> None:
+        self._fetcher = fetcher
+        self._agent = user_agent
+        self._retry_after = retry_after
+        self._entries: dict[str, _Entry] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    @staticmethod
+    def origin(url: str) -> str:
+        """``scheme://host[:port]`` of ``url``."""
+        return str(URL(url).origin())
+
+    def is_cached(self, url: str) -> bool:
+        """Whether the URL's robots.txt is known and need not be fetched now."""
+        entry = self._entries.get(self.origin(url))
+        return entry is not None and (entry.rules is not None or entry.retry_at > time.time())
+
+    async def allowed(self, url: str) -> tuple[bool, str]:
+        """``(allowed, reason)`` for ``url``; fetches robots.txt on first use per origin."""
+        entry = await self._entry(self.origin(url))
+        if entry.rules is None:
+            return False, "robots.txt unavailable (5xx or network error)"
+        if entry.rules.can_fetch(url, self._agent):
+            return True, ""
+        return False, "disallowed by robots.txt"
+
+    async def crawl_delay(self, url: str) -> float | None:
+        """The Crawl-delay (s) for our agent at the URL's origin, or None."""
+        entry = await self._entry(self.origin(url))
+        if entry.rules is None:
+            return None
+        delay = entry.rules.crawl_delay(self._agent)
+        return float(delay) if delay is not None else None
+
+    async def sitemaps(self, url: str) -> list[str]:
+        """``Sitemap:`` URLs listed in the origin's robots.txt."""
+        return list((await self._entry(self.origin(url))).sitemaps)
+
+    async def _entry(self, origin: str) -> _Entry:
+        lock = self._locks.setdefault(origin, asyncio.Lock())
+        async with lock:
+            entry = self._entries.get(origin)
+            if entry is None or (entry.rules is None and entry.retry_at <= time.time()):
+                entry = await self._load(origin)
+                self._entries[origin] = entry
+            return entry
+
+    async def _load(self, origin: str) -> _Entry:
+        try:
+            status, body = await self._fetcher.get_text(f"{origin}/robots.txt", _MAX_ROBOTS_BYTES)
+        except FetchError:
+            return _Entry(None, time.time() + self._retry_after)
+        if 400 <= status < 500:
+            return _Entry(Protego.parse(""))
+        if status >= 500 or status < 200:
+            return _Entry(None, time.time() + self._retry_after)
+        rules = Protego.parse(body.decode("utf-8", errors="replace"))
+        return _Entry(rules, sitemaps=list(rules.sitemaps))

@@ -1,0 +1,257 @@
+"""One typed settings object for every stage, layered and validated at load.
+
+Precedence, lowest first (a later layer overrides an earlier one, key by key):
+
+1. defaults written in the models below;
+2. the TOML file given with ``--config FILE`` (sections ``[crawl]``, ``[fetch]``, ``[solr]``,
+   ``[extract]``, ``[reindex]``; keys as the field names);
+3. environment variables ``INDEXER_<SECTION>_<KEY>`` (e.g. ``INDEXER_FETCH_DELAY=0.5``);
+   list and table values are JSON (``INDEXER_CRAWL_INCLUDE='["^https://a/"]'``);
+4. command-line flags.
+
+Every setting thus has a TOML key (``fetch.delay``) and an environment name
+(``INDEXER_FETCH_DELAY``). ``load_settings`` records where each effective value came from,
+for ``indexer config show``. Settings are frozen once loaded; each stage receives only its
+section. Invalid values raise :class:`indexer.errors.ConfigError` naming the setting.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from indexer.errors import ConfigError
+
+ENV_PREFIX = "INDEXER_"
+Source = Literal["default", "file", "env", "flag"]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CrawlSettings(_Section):
+    """What to crawl: seeds, scope and limits (``crawl.*``)."""
+
+    seeds: tuple[str, ...] = Field((), description="Start URLs.")
+    data_dir: Path = Field(Path(".indexer/crawl"), description="Crawl state (frontier, lock).")
+    max_pages: int | None = Field(None, ge=1, description="Pages fetched in total.")
+    max_pages_per_host: int | None = Field(None, ge=1, description="Pages fetched per host.")
+    max_depth: int | None = Field(None, ge=0, description="Link distance from a seed.")
+    include: tuple[str, ...] = Field((), description="URL regexes; if any, a URL must match one.")
+    exclude: tuple[str, ...] = Field((), description="URL regexes; a matching URL is skipped.")
+    allow_hosts: tuple[str, ...] = Field((), description="Hosts in scope besides the seeds'.")
+    strip_params: tuple[str, ...] = Field(
+        (
+            "jsessionid",
+            "phpsessid",
+            "sid",
+            "sessionid",
+            "utm_source",
+            "utm_medium",
+            "utm_campaign",
+            "utm_term",
+            "utm_content",
+            "fbclid",
+            "gclid",
+        ),
+        description="Query parameters removed during URL normalization.",
+    )
+    max_url_length: int = Field(2048, ge=64, description="Longer URLs are traps (characters).")
+    max_links_per_page: int = Field(5000, ge=1, description="Links taken from one page.")
+    resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
+
+
+class FetchSettings(_Section):
+    """How to fetch: politeness, retries, limits, access (``fetch.*``)."""
+
+    user_agent: str = Field("indexer/0.1 (+intranet search crawler)", description="User-Agent.")
+    delay: float = Field(1.0, ge=0, description="Per-host delay between request starts (s).")
+    per_host: int = Field(1, ge=1, description="Requests in flight per host.")
+    concurrency: int = Field(32, ge=1, description="Requests in flight in total.")
+    timeout: float = Field(30.0, gt=0, description="Total time per request (s).")
+    connect_timeout: float = Field(10.0, gt=0, description="Connect timeout (s).")
+    max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Body cap (bytes).")
+    content_types: tuple[str, ...] = Field(
+        ("text/html", "application/xhtml+xml"), description="Media types fetched for indexing."
+    )
+    max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
+    backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
+    backoff_max: float = Field(60.0, ge=0, description="Longest computed backoff (s).")
+    retry_after_cap: float = Field(300.0, ge=0, description="Longest Retry-After honoured (s).")
+    crawl_delay_cap: float = Field(30.0, ge=0, description="Longest robots Crawl-delay (s).")
+    robots_retry: float = Field(300.0, ge=0, description="Retry a failed robots.txt after (s).")
+    max_redirects: int = Field(10, ge=0, description="Redirect hops followed.")
+    verify_tls: bool = Field(True, description="Verify TLS certificates.")
+    ca_bundle: Path | None = Field(None, description="Extra CA bundle file (PEM).")
+    proxy: str | None = Field(None, description="HTTP proxy URL.")
+    headers: dict[str, str] = Field({}, description="Extra request headers.")
+    auth: dict[str, dict[str, SecretStr]] = Field(
+        {}, description='Per-host Basic auth: {"host": {"user": ..., "password": ...}}.'
+    )
+
+
+class SolrSettings(_Section):
+    """Where and how to index (``solr.*``)."""
+
+    url: str = Field("http://127.0.0.1:8983/solr", description="Solr base URL.")
+    core: str = Field("pages", description="Core (or collection) to write to.")
+    batch_size: int = Field(200, ge=1, description="Documents per update request.")
+    batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
+    commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
+    timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
+    drain_timeout: float = Field(
+        300.0, ge=0, description="At the end, how long to wait for an unavailable Solr (s)."
+    )
+    user: str | None = Field(None, description="Basic auth user.")
+    password: SecretStr | None = Field(None, description="Basic auth password.")
+
+
+class ExtractSettings(_Section):
+    """Main-content extraction (``extract.*``)."""
+
+    workers: int = Field(0, ge=0, description="Extraction processes; 0 means one per core.")
+    rules: tuple[dict[str, Any], ...] = Field(
+        (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
+    )
+
+
+class ReindexSettings(_Section):
+    """Reindex jobs (``reindex.*``)."""
+
+    delete_grace_runs: int = Field(2, ge=1, description="Runs a page may be missing.")
+    max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
+
+
+class Settings(_Section):
+    """All settings; see the module docstring for precedence."""
+
+    crawl: CrawlSettings = CrawlSettings()
+    fetch: FetchSettings = FetchSettings()
+    solr: SolrSettings = SolrSettings()
+    extract: ExtractSettings = ExtractSettings()
+    reindex: ReindexSettings = ReindexSettings()
+
+
+@dataclass(frozen=True)
+class LoadedSettings:
+    """Effective settings and the layer each key came from.
+
+    Attributes:
+        settings: the validated, frozen settings.
+        sources: ``{"fetch.delay": "flag", ...}`` for every key.
+    """
+
+    settings: Settings
+    sources: dict[str, Source]
+
+
+def setting_keys() -> list[tuple[str, str, str]]:
+    """Every setting as ``(toml_key, env_name, description)``, in model order."""
+    rows = []
+    for section, field in Settings.model_fields.items():
+        model = field.annotation
+        assert isinstance(model, type) and issubclass(model, BaseModel)
+        for name, sub in model.model_fields.items():
+            rows.append((f"{section}.{name}", env_name(section, name), sub.description or ""))
+    return rows
+
+
+def env_name(section: str, key: str) -> str:
+    """The environment variable for ``section.key``, e.g. ``INDEXER_FETCH_DELAY``."""
+    return f"{ENV_PREFIX}{section}_{key}".upper()
+
+
+def load_settings(
+    config_file: Path | None = None,
+    flags: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> LoadedSettings:
+    """Load settings from defaults, a TOML file, the environment and flags.
+
+    Args:
+        config_file: TOML file path or None.
+        flags: ``{"fetch.delay": 0.5, ...}``; None values are ignored (flag not given).
+        environ: environment mapping (defaults to ``os.environ``).
+
+    Raises:
+        ConfigError: unreadable file, unknown key, or a value that fails validation;
+            the message names the setting (``fetch.delay``) and its layer.
+    """
+    environ = os.environ if environ is None else environ
+    layers: list[tuple[Source, dict[str, Any]]] = [
+        ("file", _read_toml(config_file) if config_file else {}),
+        ("env", _read_env(environ)),
+        ("flag", {k: v for k, v in (flags or {}).items() if v is not None}),
+    ]
+    merged: dict[str, dict[str, Any]] = {}
+    sources: dict[str, Source] = {key: "default" for key, _, _ in setting_keys()}
+    for source, values in layers:
+        for dotted, value in values.items():
+            section, _, key = dotted.partition(".")
+            if dotted not in sources:
+                raise ConfigError(dotted, f"unknown setting (from {source})")
+            merged.setdefault(section, {})[key] = value
+            sources[dotted] = source
+    try:
+        settings = Settings.model_validate(merged)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        dotted = ".".join(str(p) for p in err["loc"][:2])
+        raise ConfigError(dotted, f"{err['msg']} (from {sources.get(dotted, '?')})") from None
+    return LoadedSettings(settings, sources)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError("--config", f"cannot read {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("--config", f"{path} is not valid TOML: {exc}") from None
+    flat: dict[str, Any] = {}
+    for section, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(section, "expected a [section] table in the config file")
+        for key, value in table.items():
+            flat[f"{section}.{key}"] = value
+    return flat
+
+
+def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    by_env = {env: key for key, env, _ in setting_keys()}
+    flat: dict[str, Any] = {}
+    for env, raw in environ.items():
+        if env.startswith(ENV_PREFIX) and env in by_env:
+            flat[by_env[env]] = _parse_env_value(raw)
+    return flat
+
+
+def _parse_env_value(raw: str) -> Any:
+    """JSON for lists, tables, numbers and booleans; anything else is a plain string."""
+    if raw[:1] in "[{" or raw in ("true", "false", "null"):
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError:
+            return raw
+    return raw
+
+
+def describe(loaded: LoadedSettings) -> list[dict[str, Any]]:
+    """Rows for ``indexer config show``: key, env name, value, source; secrets masked."""
+    data = loaded.settings.model_dump(mode="json")
+    rows = []
+    for key, env, _ in setting_keys():
+        section, _, name = key.partition(".")
+        value = data[section][name]
+        if "password" in name or name == "auth":
+            value = "***" if value else value
+        rows.append({"key": key, "env": env, "value": value, "source": loaded.sources[key]})
+    return rows

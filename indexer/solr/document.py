@@ -1,0 +1,66 @@
+"""Builds the Solr document for a page: the field names of the bundled configset."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from yarl import URL
+
+from indexer.models import DecodedText, ExtractedDoc, FetchResult
+from indexer.urls import host_of, site_of
+
+
+def content_hash(doc: ExtractedDoc) -> str:
+    """SHA-1 (hex) of the title and main text: what decides "changed" between runs."""
+    return hashlib.sha1(f"{doc.title}\n{doc.text}".encode()).hexdigest()
+
+
+def path_segments(url: str) -> list[str]:
+    """Cumulative path prefixes for drill-down: ``/a/b/c.html`` → ``["/a", "/a/b"]``."""
+    parts = [p for p in URL(url).path.split("/") if p][:-1]
+    return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def build_document(
+    fetched: FetchResult,
+    decoded: DecodedText,
+    extracted: ExtractedDoc,
+    *,
+    run: int,
+    digest: str,
+) -> dict[str, Any]:
+    """The Solr document (JSON-ready dict) for one indexed page.
+
+    The id is the normalized final URL (after redirects). Empty values are omitted.
+    Dates are ISO 8601 strings (pysolr cannot send ``datetime``).
+    """
+    url = fetched.final_url
+    host = host_of(url)
+    media = (fetched.content_type or "text/html").split(";", 1)[0].strip().lower()
+    doc: dict[str, Any] = {
+        "id": url,
+        "url": url,
+        "canonical_url": extracted.canonical_url,
+        "host": host,
+        "site": site_of(host),
+        "path_segments": path_segments(url),
+        "title": extracted.title,
+        "content": extracted.text,
+        "headings": extracted.headings,
+        "description": extracted.description,
+        "keywords": extracted.keywords,
+        "author": extracted.author,
+        "lang": extracted.lang,
+        "published": extracted.published,
+        "modified": extracted.modified,
+        "content_type": media,
+        "encoding": decoded.encoding,
+        "encoding_source": decoded.source,
+        "encoding_replacements": decoded.replacements,
+        "fetched_at": fetched.fetched_at,
+        "content_hash": digest,
+        "depth": fetched.depth,
+        "crawl_run": run,
+    }
+    return {k: v for k, v in doc.items() if v not in (None, "", [])}

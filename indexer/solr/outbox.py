@@ -1,0 +1,105 @@
+"""The durable outbox: every add and delete is stored locally before it is sent to Solr.
+
+A change is written to SQLite (WAL) under the data directory before the crawl counts
+the page as done, and removed only when Solr acknowledges it. If Solr is down or the crawl
+is killed, the changes wait there and are replayed on the next start. Document ids are
+stable (the normalized URL), so a replay overwrites rather than duplicates. A later change
+to the same id supersedes an earlier unsent one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    doc_id TEXT NOT NULL UNIQUE,
+    action TEXT NOT NULL CHECK (action IN ('add', 'delete')),
+    payload TEXT
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One pending change.
+
+    Attributes:
+        seq: position in the outbox (acknowledge with it).
+        doc_id: the Solr document id.
+        action: ``add`` or ``delete``.
+        doc: the document for ``add`` (JSON-ready dict), else None.
+        size: payload size in bytes (UTF-8).
+    """
+
+    seq: int
+    doc_id: str
+    action: str
+    doc: dict[str, Any] | None
+    size: int
+
+
+class Outbox:
+    """SQLite-backed queue of pending Solr changes.
+
+    Args:
+        path: the database file (its directory must exist).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def add(self, doc: dict[str, Any]) -> None:
+        """Queue an add (or replacement) of ``doc``; ``doc["id"]`` is its id."""
+        payload = json.dumps(doc, ensure_ascii=False)
+        self._put(str(doc["id"]), "add", payload)
+
+    def delete(self, doc_id: str) -> None:
+        """Queue the deletion of ``doc_id``."""
+        self._put(doc_id, "delete", None)
+
+    def _put(self, doc_id: str, action: str, payload: str | None) -> None:
+        # REPLACE moves the id to the end: the newest change for an id is the one sent.
+        self._db.execute(
+            "INSERT OR REPLACE INTO outbox (doc_id, action, payload) VALUES (?, ?, ?)",
+            (doc_id, action, payload),
+        )
+
+    def pending(self, max_count: int, max_bytes: int) -> list[Change]:
+        """The oldest pending changes, at most ``max_count`` and about ``max_bytes``.
+
+        At least one change is returned when any is pending, however large.
+        """
+        rows = self._db.execute(
+            "SELECT seq, doc_id, action, payload FROM outbox ORDER BY seq LIMIT ?", (max_count,)
+        ).fetchall()
+        changes: list[Change] = []
+        total = 0
+        for seq, doc_id, action, payload in rows:
+            size = len(payload.encode("utf-8")) if payload else len(doc_id)
+            if changes and total + size > max_bytes:
+                break
+            total += size
+            doc = json.loads(payload) if payload else None
+            changes.append(Change(seq, doc_id, action, doc, size))
+        return changes
+
+    def ack(self, changes: list[Change]) -> None:
+        """Remove acknowledged changes (a change superseded meanwhile stays)."""
+        self._db.executemany("DELETE FROM outbox WHERE seq=?", [(c.seq,) for c in changes])
+
+    def count(self) -> int:
+        """Pending changes."""
+        return int(self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
