@@ -27,6 +27,10 @@ def add_parser(subparsers: Any) -> None:
 
     start = actions.add_parser("start", help="start the local Solr; prints its base URL")
     _add_local_args(start)
+    start.add_argument("--core", default=CONFIGSET_NAME, help="core (default %(default)s)")
+    start.add_argument(
+        "--configset", type=Path, default=None, help="configset dir (default: solr-config/)"
+    )
     start.add_argument("--timeout", type=float, default=180, help="seconds (default 180)")
     start.set_defaults(func=run_start)
 
@@ -59,12 +63,12 @@ def run_start(args: argparse.Namespace) -> int:
     Exit 0 on success (also when already running, with a note on stderr); exit 1 when the
     port is held by another process or the core fails to load (raised as SolrLaunchError).
     """
-    running = running_solr_url(args.port, args.solr_home)
+    running = running_solr_url(args.port, args.solr_home, args.core)
     if running is not None:
         print(f"indexer: Solr already runs on port {args.port}", file=sys.stderr)
         print(running)
         return 0
-    print(start_solr(args.port, args.solr_home, timeout=args.timeout))
+    print(start_solr(args.port, args.solr_home, args.core, args.configset, args.timeout))
     return 0
 
 
