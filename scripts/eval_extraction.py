@@ -100,7 +100,7 @@ LOADERS: dict[str, Callable[[Path], list[Page]]] = {"ja": load_ja, "en": load_en
 
 def ours(page: Page) -> str:
     """Our pipeline on the bytes: decode_body, then extract."""
-    from indexer.cli.extract_cmd import decode_body  # type: ignore[attr-defined]
+    from indexer.encoding import decode_body
     from indexer.errors import IndexerError
     from indexer.extract import extract
 

@@ -9,39 +9,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from indexer.encoding import decode_body
 from indexer.errors import IndexerError
 from indexer.extract import extract
-from indexer.models import DecodedText
-
-try:
-    from indexer.encoding import decode_body  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - until indexer.encoding lands
-    import re
-
-    import chardet
-
-    _CHARSET = re.compile(rb"""charset\s*=\s*["']?([A-Za-z0-9_.:\-]+)""", re.IGNORECASE)
-    _ALIASES = {"shift_jis": "cp932", "shift-jis": "cp932", "sjis": "cp932", "x-sjis": "cp932"}
-
-    def decode_body(body: bytes, content_type: str | None) -> DecodedText:
-        """Temporary stand-in for ``indexer.encoding.decode_body`` (header, meta, chardet)."""
-        labels = []
-        if content_type:
-            labels += _CHARSET.findall(content_type.encode("latin-1", "replace"))
-        labels += _CHARSET.findall(body[:4096])
-        for label in labels:
-            name = label.decode("ascii").lower()
-            name = _ALIASES.get(name, name)
-            try:
-                return DecodedText(body.decode(name), name, "meta")
-            except (LookupError, UnicodeDecodeError):
-                continue
-        try:
-            return DecodedText(body.decode("utf-8"), "utf-8", "sniff")
-        except UnicodeDecodeError:
-            guess = (chardet.detect(body).get("encoding") or "cp932").lower()
-            guess = _ALIASES.get(guess, guess)
-            return DecodedText(body.decode(guess, "replace"), guess, "detected")
 
 
 def add_parser(subparsers: Any) -> None:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
+from indexer.extract.blocks import mark_furniture
 from indexer.extract.candidate import Candidate
 from indexer.extract.links import outlinks
 from indexer.extract.metadata import read_metadata
@@ -37,6 +38,7 @@ def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]]
 
 def _chain_content(body: etree._Element, root: etree._Element) -> tuple[str, list[str], str]:
     seg: Segmentation = segment(body)
+    mark_furniture(seg)
     chosen: Candidate = choose(seg, semantic_candidates(root, seg))
     headings = [seg.blocks[i].text for i in chosen.indexes if seg.blocks[i].heading]
     return chosen.text(seg), headings, chosen.extractor

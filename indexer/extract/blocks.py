@@ -9,14 +9,51 @@ to the article before them.
 
 from __future__ import annotations
 
-from indexer.extract.segment import Block
+from lxml import etree
+
+from indexer.extract.segment import Block, Segmentation
 
 # A block must beat this weight (Latin-equivalent characters) to count as content.
 _THRESHOLD = 30.0
 # Bonus per sentence punctuation mark, in Latin-equivalent characters.
 _PUNCT_BONUS = 12.0
+# Linked headlines (teaser cards of other articles) count this many times as negative.
+_LINK_HEADING_FACTOR = 3.0
 # At the end of the page a positive value keeps this share of itself.
 _DECAY_FLOOR = 0.6
+
+
+# A furniture-looking element holding this share of the page's content value is a
+# layout wrapper (``<form>`` around an ASP.NET page, ``div.has-sidebar``), not furniture …
+_WRAPPER_SHARE = 0.75
+# … and so is one holding at least this share and the page's headline or article markup.
+_EVIDENCE_SHARE = 0.25
+_EVIDENCE = "boolean(.//h1 | .//article | .//main | .//*[@itemprop='articleBody'])"
+
+
+def _is_wrapper(element: etree._Element, share: float) -> bool:
+    if share >= _WRAPPER_SHARE:
+        return True
+    return share >= _EVIDENCE_SHARE and bool(element.xpath(_EVIDENCE))
+
+
+def mark_furniture(seg: Segmentation) -> None:
+    """Set ``Block.furniture`` on blocks inside furniture elements that are not wrappers.
+
+    Markup names are only a hint: a "sidebar" or "header" element that holds most of the
+    page's content value (or a good share of it plus the ``<h1>`` or ``<article>``) is
+    taken for a layout wrapper and its flag ignored; furniture nested inside still counts.
+    """
+    if not seg.furniture:
+        return
+    mass = [max(block_value(block), 0.0) for block in seg.blocks]
+    total = sum(mass) or 1.0
+    for element in seg.furniture:
+        first, end = seg.spans[element]
+        share = sum(mass[first:end]) / total
+        if not _is_wrapper(element, share):
+            for block in seg.blocks[first:end]:
+                block.furniture = True
 
 
 def block_value(block: Block) -> float:
@@ -30,7 +67,9 @@ def block_value(block: Block) -> float:
         return -max(block.weight, _THRESHOLD)
     density = block.link_density
     if density > 0.5:
-        return -_THRESHOLD - block.weight * density
+        penalty = _THRESHOLD + block.weight * density
+        # A linked headline points at another page: a teaser card, not a section title.
+        return -_LINK_HEADING_FACTOR * penalty if block.heading else -penalty
     text_value = block.weight * (1.0 - density) ** 2 + _PUNCT_BONUS * min(block.punct, 30)
     if block.heading:
         return min(text_value, _THRESHOLD) * 0.5

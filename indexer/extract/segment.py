@@ -16,6 +16,21 @@ from indexer.extract.text import collapse, join_lines
 _PUNCT = re.compile(r"[。、．，！？!?]|[.,;:](?=\s|$)")
 _WIDE = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff66-\uff9f]")
 _BLOCKISH = BLOCK_TAGS | CELL_TAGS
+_LAYOUT_IN_CELL = BLOCK_TAGS | {"br", "img"}
+
+
+def _data_row(row: etree._Element) -> bool:
+    """True when a ``<tr>`` holds only short inline cells: a data row, read as one line.
+
+    A cell holding blocks, ``<br>`` or images is a layout cell and stays its own block.
+    """
+    for cell in row:
+        if cell.tag not in CELL_TAGS:
+            continue
+        for node in cell.iterdescendants():
+            if node.tag in _LAYOUT_IN_CELL:
+                return False
+    return True
 
 
 @dataclass(slots=True)
@@ -32,7 +47,8 @@ class Block:
         punct: sentence punctuation marks.
         tags: inline elements opened inside the block.
         heading: the block is a heading (``h1``–``h6``).
-        furniture: the block lies inside navigation/sidebar/footer/comments furniture.
+        furniture: the block lies inside page furniture (set by
+            :func:`indexer.extract.blocks.mark_furniture`).
         depth: element depth of the owner.
     """
 
@@ -44,8 +60,8 @@ class Block:
     punct: int
     tags: int
     heading: bool
-    furniture: bool
     depth: int
+    furniture: bool = False
 
     @property
     def link_density(self) -> float:
@@ -60,10 +76,13 @@ class Segmentation:
     Attributes:
         blocks: the text blocks.
         spans: element → ``(first, end)`` block indexes it covers (``end`` exclusive).
+        furniture: elements that look like page furniture by markup (see
+            :func:`indexer.extract.boilerplate.is_furniture`), inner ones first.
     """
 
     blocks: list[Block] = field(default_factory=list)
     spans: dict[etree._Element, tuple[int, int]] = field(default_factory=dict)
+    furniture: list[etree._Element] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -79,8 +98,8 @@ class _Walker:
         self.acc = _Acc()
         self.owner: etree._Element | None = None
         self.heading = False
-        self.furniture = False
         self.depth = 0
+        self.in_row = False
 
     def flush(self) -> None:
         acc = self.acc
@@ -103,7 +122,6 @@ class _Walker:
                 punct=len(_PUNCT.findall(text)),
                 tags=acc.tags,
                 heading=self.heading,
-                furniture=self.furniture,
                 depth=self.depth,
             )
         )
@@ -124,30 +142,37 @@ class _Walker:
             self.acc.pieces.append("\x00")
             return
         start = len(self.seg.blocks)
-        blockish = tag in _BLOCKISH
-        saved = (self.owner, self.heading, self.furniture, self.depth)
+        blockish = tag in _BLOCKISH and not (tag in CELL_TAGS and self.in_row)
+        saved = (self.owner, self.heading, self.depth)
         if blockish:
             self.flush()
             self.owner, self.depth = node, depth
             self.heading = tag in HEADING_TAGS or self.heading
         else:
             self.acc.tags += 1
-        if not self.furniture and is_furniture(node):
-            self.furniture = not (in_article and tag == "header")
+        furniture = is_furniture(node) and not (in_article and tag == "header")
         in_article = in_article or tag in ("article", "main")
         in_link = in_link or (tag == "a" and "href" in node.attrib)
+        saved_row = self.in_row
+        if tag == "tr":
+            self.in_row = _data_row(node)
+        elif tag == "table":
+            self.in_row = False
+        elif tag in CELL_TAGS and self.in_row:
+            self.acc.pieces.append(" ")
         self.add_text(node.text, in_link)
         for child in node:
             self.walk(child, in_link, in_article, depth + 1)
             self.add_text(child.tail, in_link)
+        self.in_row = saved_row
         if blockish:
             self.flush()
-            self.owner, self.heading, self.furniture, self.depth = saved
-        else:
-            self.furniture = saved[2]
+            self.owner, self.heading, self.depth = saved
         end = len(self.seg.blocks)
         if end > start:
             self.seg.spans[node] = (start, end)
+            if furniture:
+                self.seg.furniture.append(node)
 
 
 def segment(body: etree._Element) -> Segmentation:

@@ -10,9 +10,9 @@ from indexer.extract.dom import dom_candidate
 from indexer.extract.fallback import fallback_candidate
 from indexer.extract.segment import Segmentation
 
-# Semantic markup is trusted when it keeps this share of the best cluster's value …
-_SEMANTIC_SHARE = 0.6
-# … has at least this many characters, and is not mostly links.
+# Semantic markup is trusted when it holds this share of the best cluster's value,
+# has at least this many characters, and is not mostly links.
+_SEMANTIC_SHARE = 0.8
 _MIN_CHARS = 40
 _MAX_LINK_DENSITY = 0.5
 # The DOM-node candidate wins over the block cluster when it keeps this share of value.
@@ -23,27 +23,36 @@ def _value(candidate: Candidate, values: Sequence[float]) -> float:
     return sum(values[i] for i in candidate.indexes)
 
 
+def coverage(candidate: Candidate, cluster: Candidate, values: Sequence[float]) -> float:
+    """Share (0.0–1.0) of the cluster's positive value that lies inside ``candidate``."""
+    inside = set(candidate.indexes)
+    total = sum(max(values[i], 0.0) for i in cluster.indexes)
+    kept = sum(max(values[i], 0.0) for i in cluster.indexes if i in inside)
+    return kept / total if total else 0.0
+
+
 def _plausible(
-    candidate: Candidate, seg: Segmentation, values: Sequence[float], best: float
+    candidate: Candidate, seg: Segmentation, values: Sequence[float], cluster: Candidate
 ) -> bool:
     return (
         candidate.chars(seg) >= _MIN_CHARS
         and candidate.link_density(seg) <= _MAX_LINK_DENSITY
-        and _value(candidate, values) >= _SEMANTIC_SHARE * best
+        and coverage(candidate, cluster, values) >= _SEMANTIC_SHARE
     )
 
 
 def choose(seg: Segmentation, semantic: Sequence[Candidate]) -> Candidate:
     """Return the candidate to use as the main content.
 
-    Order: the first plausible semantic candidate; else the DOM-node candidate if it
-    keeps nearly the value of the best block cluster; else the cluster; else the fallback.
+    Order: the first plausible semantic candidate (it holds most of the best block
+    cluster); else the DOM-node candidate if it keeps nearly the value of the best block
+    cluster; else the cluster; else the fallback.
     """
     values = block_values(seg.blocks)
     first, end, best = best_run(values)
     cluster = Candidate("blocks", tuple(range(first, end)))
     for candidate in semantic:
-        if _plausible(candidate, seg, values, best):
+        if _plausible(candidate, seg, values, cluster):
             return candidate
     dom = dom_candidate(seg)
     if dom is not None and dom.indexes and _value(dom, values) >= _DOM_SHARE * best > 0:
