@@ -21,9 +21,16 @@ from indexer.errors import ConfigError, IndexerError
 def _command_modules() -> list[ModuleType]:
     # Imported here so that `indexer --help` stays fast and one broken command
     # module cannot hide the others' errors at import time.
-    from indexer.cli import config_cmd, crawl_cmd, extract_cmd, search_cmd, solr_cmd
+    from indexer.cli import (
+        config_cmd,
+        crawl_cmd,
+        demo_cmd,
+        extract_cmd,
+        search_cmd,
+        solr_cmd,
+    )
 
-    return [crawl_cmd, search_cmd, extract_cmd, solr_cmd, config_cmd]
+    return [crawl_cmd, search_cmd, demo_cmd, extract_cmd, solr_cmd, config_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:
