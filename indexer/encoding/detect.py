@@ -1,0 +1,164 @@
+"""Statistical detection: chardet (≥ 7.7), checked by a Japanese plausibility score.
+
+chardet answers a single-byte code page (ISO-8859-5, KOI8-R, …) for short or
+half-width-kana Japanese, and Shift_JIS for EUC-JP text made only of hiragana (both are
+valid byte sequences there). So its answer is checked: the sample is strictly decoded as
+cp932 and as EUC-JP and each reading is scored by how much of its non-ASCII text is
+kana, kanji and full-width forms (see :func:`japanese_score`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+import chardet
+
+from indexer.encoding.decoders import decode_as, decodes_strictly
+from indexer.encoding.labels import lookup_label
+
+#: chardet sees at most this many bytes (it costs time linear in its input).
+DETECT_BYTES = 64 * 1024
+#: A Japanese reading scoring at least this beats a non-Japanese chardet answer.
+JAPANESE_MIN_SCORE = 0.6
+#: A Japanese reading beats chardet's other Japanese answer by at least this margin.
+JAPANESE_MARGIN = 0.2
+
+_JAPANESE = ("cp932", "euc_jp")
+_MULTIBYTE_CJK = frozenset({"big5", "gb18030", "euc_kr", "johab", "euc_tw"})
+_MIN_KANA_SHARE = 0.05
+_LATIN_ISO = frozenset({"iso8859-1", "iso8859-15", "latin-1"})
+_C1_BYTES = re.compile(rb"[\x80-\x9f]")
+# chardet's "nothing fit" sentinel: its no_match_encoding (default cp1252) at confidence 0.10.
+_CHARDET_NO_MATCH = "cp1252"
+_NO_MATCH_CONFIDENCE = 0.10
+_KANA = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe]")
+_FULLWIDTH = re.compile("[\u3000-\u303f\uff01-\uff60\uffe0-\uffe5]")
+_KANJI = re.compile("[\u4e00-\u9fff\uf900-\ufaff]")
+_HALFWIDTH_KANA = re.compile("[\uff66-\uff9f]")
+_HALFWIDTH_PUNCT = re.compile("[\uff61-\uff65]")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
+# chardet's Python codec names for the Japanese family → ours (decoded the browser way).
+_CHARDET_NAMES = {
+    "shift_jis": "cp932",
+    "shift_jis_2004": "cp932",
+    "shift_jisx0213": "cp932",
+    "cp932": "cp932",
+    "euc_jp": "euc_jp",
+    "euc_jis_2004": "euc_jp",
+    "euc_jisx0213": "euc_jp",
+    "iso2022_jp": "iso2022_jp",
+    "iso2022_jp_1": "iso2022_jp",
+    "iso2022_jp_2": "iso2022_jp",
+    "iso2022_jp_2004": "iso2022_jp",
+    "iso2022_jp_3": "iso2022_jp",
+    "iso2022_jp_ext": "iso2022_jp",
+    "utf-16": "utf-16le",
+    "utf-16-le": "utf-16le",
+    "utf-16-be": "utf-16be",
+    "big5hkscs": "big5",
+    "cp950": "big5",
+    "cp949": "euc_kr",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "hz": "gb18030",
+}
+
+
+def japanese_score(text: str) -> float:
+    """Score 0–1: how Japanese the non-ASCII part of ``text`` looks.
+
+    Kana and full-width forms weigh 1, kanji 1 when the text also has kana (≥ 5 % of the
+    non-ASCII characters) and 0.3 otherwise (a cp932 page read as EUC-JP, or Chinese,
+    gives kanji without kana), half-width katakana 0.7, half-width punctuation 0.2,
+    anything else 0. Text without non-ASCII characters scores 0.
+    """
+    total = len(_NON_ASCII.findall(text))
+    if total == 0:
+        return 0.0
+    kana = len(_KANA.findall(text))
+    kanji_weight = 1.0 if kana * 20 >= total else 0.3
+    points = (
+        kana
+        + len(_FULLWIDTH.findall(text))
+        + kanji_weight * len(_KANJI.findall(text))
+        + 0.7 * len(_HALFWIDTH_KANA.findall(text))
+        + 0.2 * len(_HALFWIDTH_PUNCT.findall(text))
+    )
+    return points / total
+
+
+def chardet_encoding(sample: bytes) -> str | None:
+    """chardet's answer for ``sample`` mapped to our codec names, or None for no answer."""
+    result = chardet.detect(sample, compat_names=False, max_bytes=max(1, len(sample)))
+    name = (result.get("encoding") or "").lower()
+    if not name or (name == _CHARDET_NO_MATCH and result["confidence"] <= _NO_MATCH_CONFIDENCE):
+        return None
+    ours = _CHARDET_NAMES.get(name) or lookup_label(name)
+    if ours is not None:
+        return ours
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def kana_share(text: str) -> float:
+    """Share of full-width kana among the non-ASCII characters of ``text`` (0 if none)."""
+    total = len(_NON_ASCII.findall(text))
+    return len(_KANA.findall(text)) / total if total else 0.0
+
+
+def japanese_readings(sample: bytes) -> dict[str, str]:
+    """The text of each Japanese encoding that strictly decodes ``sample``."""
+    return {enc: decode_as(sample, enc)[0] for enc in _JAPANESE if decodes_strictly(sample, enc)}
+
+
+def prefer_japanese(sample: bytes, guess: str | None) -> str | None:
+    """The Japanese encoding to use instead of ``guess``, or None to keep ``guess``.
+
+    - ``guess`` Japanese: the other reading must score :data:`JAPANESE_MARGIN` higher.
+    - ``guess`` another multi-byte CJK encoding (Big5, GB 18030, EUC-KR decode kana-less
+      text as well): the reading must score :data:`JAPANESE_MIN_SCORE` and be ≥ 5 % kana.
+    - otherwise (a single-byte code page, or no answer): the reading must score
+      :data:`JAPANESE_MIN_SCORE`.
+    """
+    readings = japanese_readings(sample)
+    scores = {enc: japanese_score(text) for enc, text in readings.items()}
+    if not scores:
+        return None
+    best = max(scores, key=lambda enc: scores[enc])
+    if guess in _JAPANESE:
+        beaten = scores[best] >= scores.get(guess, 0.0) + JAPANESE_MARGIN
+        return best if best != guess and beaten else None
+    if scores[best] < JAPANESE_MIN_SCORE:
+        return None
+    if guess in _MULTIBYTE_CJK and kana_share(readings[best]) < _MIN_KANA_SHARE:
+        return None
+    return best
+
+
+def widen_latin(data: bytes, encoding: str) -> str:
+    """ISO-8859-1/-15 → windows-1252 when ``data`` has bytes 0x80–0x9F: C1 controls in
+    ISO-8859, punctuation (€ … “ ” –) in windows-1252. chardet sees only the first
+    64 KiB, so it cannot know about them further on."""
+    if encoding in _LATIN_ISO and _C1_BYTES.search(data) is not None:
+        return "windows-1252"
+    return encoding
+
+
+def detect(data: bytes) -> str | None:
+    """Detect the encoding of non-ASCII, non-UTF-8 ``data`` (chardet reads only 64 KiB).
+
+    Returns:
+        Our codec name, or None when neither chardet nor the Japanese check finds one.
+    """
+    sample = data[:DETECT_BYTES]
+    guess = chardet_encoding(sample)
+    if guess in ("utf-8", "utf-16le", "utf-16be", "iso2022_jp"):
+        return guess
+    japanese = prefer_japanese(sample, guess)
+    if japanese is not None:
+        return japanese
+    return None if guess is None else widen_latin(data, guess)
