@@ -1,0 +1,9 @@
+# The indexer CLI (`indexer ...`); Solr itself runs from the official image (docker-compose.yml).
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY indexer ./indexer
+RUN pip install .
+ENTRYPOINT ["indexer"]
+CMD ["--help"]
