@@ -25,12 +25,13 @@ def _command_modules() -> list[ModuleType]:
         config_cmd,
         crawl_cmd,
         demo_cmd,
+        detect_cmd,
         extract_cmd,
         search_cmd,
         solr_cmd,
     )
 
-    return [crawl_cmd, search_cmd, demo_cmd, extract_cmd, solr_cmd, config_cmd]
+    return [crawl_cmd, search_cmd, demo_cmd, extract_cmd, detect_cmd, solr_cmd, config_cmd]
 
 
 def build_parser() -> argparse.ArgumentParser:
