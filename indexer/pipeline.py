@@ -389,7 +389,8 @@ class Crawler:
         doc = page.extracted
         if "nofollow" not in doc.robots and not _robots_header(fetched, "nofollow"):
             self._enqueue(doc.outlinks[: self.settings.crawl.max_links_per_page], claimed.depth + 1)
-        if "noindex" in doc.robots or _robots_header(fetched, "noindex"):
+        noindex = "noindex" in doc.robots or _robots_header(fetched, "noindex")
+        if noindex and self.settings.crawl.obey_noindex:
             self._finish(url, "noindex", "meta robots or X-Robots-Tag noindex")
             self._delete(fetched.final_url)
             return

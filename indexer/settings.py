@@ -66,6 +66,9 @@ class CrawlSettings(_Section):
     )
     max_url_length: int = Field(2048, ge=64, description="Longer URLs are traps (characters).")
     max_links_per_page: int = Field(5000, ge=1, description="Links taken from one page.")
+    obey_noindex: bool = Field(
+        True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
+    )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
 
 

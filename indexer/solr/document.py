@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 from typing import Any
 
 from yarl import URL
@@ -20,6 +21,23 @@ def path_segments(url: str) -> list[str]:
     """Cumulative path prefixes for drill-down: ``/a/b/c.html`` → ``["/a", "/a/b"]``."""
     parts = [p for p in URL(url).path.split("/") if p][:-1]
     return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def solr_date(value: str | None) -> str | None:
+    """An ISO 8601 date or date-time as Solr's UTC form ``YYYY-MM-DDThh:mm:ssZ``.
+
+    Offsets are converted to UTC; a date alone is midnight UTC. Returns None for a value
+    that is not ISO 8601 (the field is then left out rather than failing the document).
+    """
+    if not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("z", "Z"))
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def build_document(
@@ -52,8 +70,8 @@ def build_document(
         "keywords": extracted.keywords,
         "author": extracted.author,
         "lang": extracted.lang,
-        "published": extracted.published,
-        "modified": extracted.modified,
+        "published": solr_date(extracted.published),
+        "modified": solr_date(extracted.modified),
         "content_type": media,
         "encoding": decoded.encoding,
         "encoding_source": decoded.source,

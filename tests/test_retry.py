@@ -1,0 +1,32 @@
+"""The pure retry policy."""
+
+from __future__ import annotations
+
+import email.utils
+
+from indexer.retry import RetryPolicy, decide, parse_retry_after
+
+POLICY = RetryPolicy(max_attempts=3, backoff_base=1.0, backoff_max=10.0, retry_after_cap=60)
+
+
+def test_backoff_grows_and_gives_up() -> None:
+    first, second = decide(1, None, POLICY), decide(2, None, POLICY)
+    assert first.delay is not None and 1.0 <= first.delay <= 2.0
+    assert second.delay is not None and 2.0 <= second.delay <= 3.0
+    assert decide(3, None, POLICY) == decide(3, None, POLICY)
+    assert decide(3, None, POLICY).outcome == "retries-exhausted"
+
+
+def test_retry_after_honoured_up_to_cap() -> None:
+    assert decide(1, 7.0, POLICY).delay == 7.0
+    over = decide(1, 3600.0, POLICY)
+    assert over.delay is None and over.outcome == "retry-after-too-long"
+
+
+def test_parse_retry_after() -> None:
+    assert parse_retry_after("120") == 120.0
+    date = email.utils.formatdate(1_000_030, usegmt=True)
+    assert parse_retry_after(date, now=1_000_000) == 30.0
+    assert parse_retry_after("yesterday-ish") is None
+    assert parse_retry_after(None) is None
+    assert parse_retry_after(email.utils.formatdate(10, usegmt=True), now=1e6) == 0.0

@@ -1,0 +1,81 @@
+"""Settings: precedence defaults < TOML < environment < flags, names, validation."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from indexer.errors import ConfigError
+from indexer.settings import env_name, load_settings, setting_keys
+
+
+def test_precedence_and_sources(tmp_path: Path) -> None:
+    toml = tmp_path / "c.toml"
+    toml.write_text('[fetch]\ndelay = 2.5\nper_host = 3\n[solr]\ncore = "intra"\n', "utf-8")
+    env = {"INDEXER_FETCH_PER_HOST": "4", "INDEXER_CRAWL_INCLUDE": '["^https://a/"]'}
+    loaded = load_settings(toml, {"solr.core": "cli", "fetch.timeout": None}, env)
+    s = loaded.settings
+    assert s.fetch.delay == 2.5 and loaded.sources["fetch.delay"] == "file"
+    assert s.fetch.per_host == 4 and loaded.sources["fetch.per_host"] == "env"
+    assert s.solr.core == "cli" and loaded.sources["solr.core"] == "flag"
+    assert s.crawl.include == ("^https://a/",)
+    assert s.fetch.timeout == 30.0 and loaded.sources["fetch.timeout"] == "default"
+
+
+def test_every_setting_has_a_toml_key_and_env_name() -> None:
+    keys = setting_keys()
+    assert len(keys) > 30
+    for key, env, description in keys:
+        section, name = key.split(".")
+        assert env == env_name(section, name) == f"INDEXER_{section}_{name}".upper()
+        assert description, f"{key} has no description"
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "setting"),
+    [
+        ({"fetch.delay": -1}, {}, "fetch.delay"),
+        ({}, {"INDEXER_FETCH_CONCURRENCY": "many"}, "fetch.concurrency"),
+        ({"fetch.nonsense": 1}, {}, "fetch.nonsense"),
+    ],
+)
+def test_bad_values_name_the_setting(flags: dict[str, object], env: dict[str, str],
+                                     setting: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(None, flags, env)
+    assert info.value.setting == setting
+
+
+def test_bad_toml_fails_fast(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[fetch\ndelay = 1", "utf-8")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_settings(bad, {}, {})
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_settings(tmp_path / "missing.toml", {}, {})
+
+
+def test_config_show_masks_secrets(tmp_path: Path) -> None:
+    toml = tmp_path / "c.toml"
+    toml.write_text('[solr]\nuser = "admin"\npassword = "s3cret-pw"\n', "utf-8")
+    proc = subprocess.run([sys.executable, "-m", "indexer", "config", "show", "--config",
+                           str(toml)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "s3cret-pw" not in proc.stdout
+    assert "solr.user" in proc.stdout and "[file]" in proc.stdout
+    assert "INDEXER_FETCH_DELAY" in proc.stdout
+
+
+def test_settings_reference_is_current() -> None:
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "scripts"))
+    try:
+        import settings_reference
+    finally:
+        sys.path.pop(0)
+    assert (root / "docs" / "settings.md").read_text("utf-8") == settings_reference.render(), (
+        "docs/settings.md is stale: run python scripts/settings_reference.py"
+    )
