@@ -151,11 +151,21 @@ def test_query_parsing_uses_phrases_for_bigrams_and_mm_for_clauses(solr_core: Co
 def test_facets_on_host_content_type_and_lang(solr_core: Core) -> None:
     index(
         solr_core,
-        {"id": "a", "content": "社内規程", "host": "wiki.example", "lang": "ja",
-         "content_type": "text/html"},
-        {"id": "b", "content": "社内規程の改訂", "host": "docs.example", "lang": "ja",
-         "content_type": "text/html"},
-    )  # fmt: skip
+        {
+            "id": "a",
+            "content": "社内規程",
+            "host": "wiki.example",
+            "lang": "ja",
+            "content_type": "text/html",
+        },
+        {
+            "id": "b",
+            "content": "社内規程の改訂",
+            "host": "docs.example",
+            "lang": "ja",
+            "content_type": "text/html",
+        },
+    )
     fields = search(solr_core, "社内規程")["facet_counts"]["facet_fields"]
     assert fields["host"] == ["docs.example", 1, "wiki.example", 1]
     assert fields["lang"] == ["ja", 2]

@@ -74,8 +74,12 @@ def test_start_status_again_stop(
 
         assert main(["solr", "status", "--solr", url]) == 0
         status = json.loads(capsys.readouterr().out)
-        assert status == {"url": url, "core": "pages", "numDocs": 0,
-                          "solr_version": pom_solr_version()}  # fmt: skip
+        assert status == {
+            "url": url,
+            "core": "pages",
+            "numDocs": 0,
+            "solr_version": pom_solr_version(),
+        }
 
         assert main(["solr", "start", *local]) == 0
         again = capsys.readouterr()
@@ -97,8 +101,7 @@ def test_port_held_by_another_process_exits_1(
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        code = cli(["solr", "start", "--port", str(port), "--solr-home",
-                                 str(tmp_path)])  # fmt: skip
+        code = cli(["solr", "start", "--port", str(port), "--solr-home", str(tmp_path)])
     assert code == 1
     assert f"port {port}" in capsys.readouterr().err
     assert not pid_file(port, tmp_path).exists()

@@ -89,8 +89,14 @@ def _run_maven(launcher_dir: Path) -> None:
     mvn = shutil.which("mvn")
     if mvn is None:
         raise SolrLaunchError("cannot build the Solr launcher: mvn is not on PATH")
-    cmd = [mvn, "-B", "-q", "package", "dependency:build-classpath",
-           "-Dmdep.outputFile=target/classpath.txt"]  # fmt: skip
+    cmd = [
+        mvn,
+        "-B",
+        "-q",
+        "package",
+        "dependency:build-classpath",
+        "-Dmdep.outputFile=target/classpath.txt",
+    ]
     log.info("building the Solr launcher in %s", launcher_dir)
     done = subprocess.run(cmd, cwd=launcher_dir, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -100,8 +106,9 @@ def _run_maven(launcher_dir: Path) -> None:
         )
 
 
-def running_solr_url(port: int = 8983, solr_home: Path = DEFAULT_SOLR_HOME,
-                     core: str = CONFIGSET_NAME) -> str | None:  # fmt: skip
+def running_solr_url(
+    port: int = 8983, solr_home: Path = DEFAULT_SOLR_HOME, core: str = CONFIGSET_NAME
+) -> str | None:
     """Base URL of our Solr on ``port`` if its pid file names a live process that answers ping.
 
     A pid file naming a dead process is removed. Returns None when none of ours runs.
@@ -157,8 +164,9 @@ def start_solr(
     _check_port_free(port)
     deadline = time.monotonic() + timeout
     classpath = build_launcher(launcher_dir or DEFAULT_LAUNCHER_DIR)
-    proc = _spawn(port, solr_home, core, configset_dir or DEFAULT_CONFIGSET_DIR, classpath,
-                  log_level, heap)  # fmt: skip
+    proc = _spawn(
+        port, solr_home, core, configset_dir or DEFAULT_CONFIGSET_DIR, classpath, log_level, heap
+    )
     _wait_ready(proc, port, solr_home, core, deadline)
     return base_url(port)
 
@@ -175,20 +183,43 @@ def _check_port_free(port: int) -> None:
             raise SolrLaunchError(f"cannot bind port {port}: {exc}") from exc
 
 
-def _spawn(port: int, solr_home: Path, core: str, configset_dir: Path, classpath: list[Path],
-           log_level: str, heap: str) -> subprocess.Popen[bytes]:  # fmt: skip
+def _spawn(
+    port: int,
+    solr_home: Path,
+    core: str,
+    configset_dir: Path,
+    classpath: list[Path],
+    log_level: str,
+    heap: str,
+) -> subprocess.Popen[bytes]:
     java = shutil.which("java", path=_java_path())
     if java is None:
         raise SolrLaunchError("cannot start Solr: java is not on PATH (nor in JAVA_HOME/bin)")
     solr_home.mkdir(parents=True, exist_ok=True)
-    cmd = [java, f"-Xmx{heap}", f"-Dsolr.log.dir={solr_home}", "-cp",
-           os.pathsep.join(str(p) for p in classpath), MAIN_CLASS,
-           "--port", str(port), "--solr-home", str(solr_home),
-           "--configset", str(configset_dir.resolve()), "--configset-name", CONFIGSET_NAME,
-           "--core", core, "--log-level", log_level]  # fmt: skip
+    cmd = [
+        java,
+        f"-Xmx{heap}",
+        f"-Dsolr.log.dir={solr_home}",
+        "-cp",
+        os.pathsep.join(str(p) for p in classpath),
+        MAIN_CLASS,
+        "--port",
+        str(port),
+        "--solr-home",
+        str(solr_home),
+        "--configset",
+        str(configset_dir.resolve()),
+        "--configset-name",
+        CONFIGSET_NAME,
+        "--core",
+        core,
+        "--log-level",
+        log_level,
+    ]
     with log_file(port, solr_home).open("wb") as out:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                                start_new_session=True)  # fmt: skip
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True
+        )
     _children[proc.pid] = proc
     pid_file(port, solr_home).write_text(f"{proc.pid}\n", encoding="ascii")
     return proc
@@ -201,8 +232,9 @@ def _java_path() -> str | None:
     return os.pathsep.join([str(Path(java_home) / "bin"), os.environ.get("PATH", "")])
 
 
-def _wait_ready(proc: subprocess.Popen[bytes], port: int, solr_home: Path, core: str,
-                deadline: float) -> None:  # fmt: skip
+def _wait_ready(
+    proc: subprocess.Popen[bytes], port: int, solr_home: Path, core: str, deadline: float
+) -> None:
     url = base_url(port)
     while time.monotonic() < deadline:
         code = proc.poll()
