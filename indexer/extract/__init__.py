@@ -17,7 +17,6 @@ from indexer.extract.parse import body_of, parse_html
 from indexer.extract.rules import SiteRule, apply_rule, matching_rule
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
-from indexer.extract.semantic import semantic_candidates
 from indexer.extract.tags import HEADING_TAGS
 from indexer.extract.text import node_text, nodes_text
 from indexer.models import ExtractedDoc
@@ -36,10 +35,12 @@ def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]]
     return text, [h for h in headings if h]
 
 
-def _chain_content(body: etree._Element, root: etree._Element) -> tuple[str, list[str], str]:
+def _chain_content(
+    body: etree._Element, root: etree._Element, title: str
+) -> tuple[str, list[str], str]:
     seg: Segmentation = segment(body)
     mark_furniture(seg)
-    chosen: Candidate = choose(seg, semantic_candidates(root, seg))
+    chosen: Candidate = choose(seg, root, title)
     headings = [seg.blocks[i].text for i in chosen.indexes if seg.blocks[i].heading]
     return chosen.text(seg), headings, chosen.extractor
 
@@ -78,7 +79,7 @@ def extract(
         text, headings = content
         extractor = "rules"
     else:
-        text, headings, extractor = _chain_content(body_of(root), root)
+        text, headings, extractor = _chain_content(body_of(root), root, meta.title)
     return ExtractedDoc(
         title=meta.title,
         text=text,

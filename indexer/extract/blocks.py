@@ -59,21 +59,22 @@ def mark_furniture(seg: Segmentation) -> None:
 def block_value(block: Block) -> float:
     """Score one block: positive for content, negative for boilerplate (no upper bound).
 
-    ``weight × (1 − link density)² + punctuation bonus − threshold``; furniture blocks
-    count fully negative; headings are neutral-to-slightly-positive so that they join the
-    section they introduce.
+    ``weight × ((1 − ld)² − ld / 2) + punctuation bonus × (1 − ld) − threshold`` where
+    ``ld`` is the link density: smooth in ``ld``, zero-ish at one half, ``−(weight / 2 +
+    threshold)`` for pure links. Furniture counts fully negative; linked headlines count
+    several times; other headings are slightly positive so that they join the section
+    they introduce.
     """
     if block.furniture:
         return -max(block.weight, _THRESHOLD)
     density = block.link_density
-    if density > 0.5:
-        penalty = _THRESHOLD + block.weight * density
-        # A linked headline points at another page: a teaser card, not a section title.
-        return -_LINK_HEADING_FACTOR * penalty if block.heading else -penalty
-    text_value = block.weight * (1.0 - density) ** 2 + _PUNCT_BONUS * min(block.punct, 30)
+    bonus = _PUNCT_BONUS * min(block.punct, 30) * (1.0 - density)
+    value = block.weight * ((1.0 - density) ** 2 - density / 2.0) + bonus - _THRESHOLD
     if block.heading:
-        return min(text_value, _THRESHOLD) * 0.5
-    return text_value - _THRESHOLD
+        if density > 0.5:  # a linked headline points at another page: a teaser card
+            return _LINK_HEADING_FACTOR * min(value, -_THRESHOLD)
+        return min(value + _THRESHOLD, _THRESHOLD) * 0.5
+    return value
 
 
 def block_values(blocks: list[Block]) -> list[float]:

@@ -19,6 +19,11 @@ _BLOCKISH = BLOCK_TAGS | CELL_TAGS
 _LAYOUT_IN_CELL = BLOCK_TAGS | {"br", "img"}
 
 
+def _holds_title(element: etree._Element) -> bool:
+    """True for an article's own header: ``<header>`` or a box holding its ``<h1>``."""
+    return element.tag == "header" or element.find(".//h1") is not None
+
+
 def _data_row(row: etree._Element) -> bool:
     """True when a ``<tr>`` holds only short inline cells: a data row, read as one line.
 
@@ -150,7 +155,7 @@ class _Walker:
             self.heading = tag in HEADING_TAGS or self.heading
         else:
             self.acc.tags += 1
-        furniture = is_furniture(node) and not (in_article and tag == "header")
+        furniture = is_furniture(node) and not (in_article and _holds_title(node))
         in_article = in_article or tag in ("article", "main")
         in_link = in_link or (tag == "a" and "href" in node.attrib)
         saved_row = self.in_row

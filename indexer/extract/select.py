@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lxml import etree
+
 from indexer.extract.blocks import best_run, block_values
 from indexer.extract.candidate import Candidate
 from indexer.extract.dom import dom_candidate
 from indexer.extract.fallback import fallback_candidate
+from indexer.extract.refine import finish
 from indexer.extract.segment import Segmentation
+from indexer.extract.semantic import semantic_candidates
 
 # Semantic markup is trusted when it holds this share of the best cluster's value,
 # has at least this many characters, and is not mostly links.
@@ -41,14 +45,7 @@ def _plausible(
     )
 
 
-def choose(seg: Segmentation, semantic: Sequence[Candidate]) -> Candidate:
-    """Return the candidate to use as the main content.
-
-    Order: the first plausible semantic candidate (it holds most of the best block
-    cluster); else the DOM-node candidate if it keeps nearly the value of the best block
-    cluster; else the cluster; else the fallback.
-    """
-    values = block_values(seg.blocks)
+def _pick(seg: Segmentation, semantic: Sequence[Candidate], values: Sequence[float]) -> Candidate:
     first, end, best = best_run(values)
     cluster = Candidate("blocks", tuple(range(first, end)))
     for candidate in semantic:
@@ -60,3 +57,16 @@ def choose(seg: Segmentation, semantic: Sequence[Candidate]) -> Candidate:
     if cluster.indexes:
         return cluster
     return fallback_candidate(seg)
+
+
+def choose(seg: Segmentation, root: etree._Element, title: str = "") -> Candidate:
+    """Return the main content of a segmented page.
+
+    Order: the first plausible semantic candidate (it holds most of the best block
+    cluster, has text and is not mostly links); else the DOM-node candidate if it keeps
+    nearly the value of the best block cluster; else the cluster; else the fallback.
+    The winner is then finished by :func:`indexer.extract.refine.finish`.
+    """
+    values = block_values(seg.blocks)
+    semantic = semantic_candidates(root, seg, values)
+    return finish(_pick(seg, semantic, values), seg, values, title)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lxml import etree
 
 from indexer.extract.candidate import Candidate, span_candidate
@@ -10,38 +12,47 @@ from indexer.extract.segment import Segmentation
 # Most specific first (schema.org Article.articleBody; HTML §4.3.2 article, §4.4.14 main;
 # WAI-ARIA role=main).
 _QUERIES = (
-    ("articlebody", "//*[@itemprop='articleBody']"),
-    ("article", "//article"),
-    ("main", "//main | //*[@role='main']"),
+    "//*[@itemprop='articleBody']",
+    "//article",
+    "//main | //*[@role='main']",
 )
+# Of several matches, those worth at least this share of the best one are kept together
+# (the entries of a diary page); smaller ones are teaser cards of other pages.
+_PEER_SHARE = 0.3
 
 
 def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
     chosen = set(elements)
-    result = []
-    for element in elements:
-        if not any(ancestor in chosen for ancestor in element.iterancestors()):
-            result.append(element)
-    return result
+    return [e for e in elements if not any(a in chosen for a in e.iterancestors())]
 
 
-def semantic_candidates(root: etree._Element, seg: Segmentation) -> list[Candidate]:
+def _worth(seg: Segmentation, span: tuple[int, int], values: Sequence[float]) -> float:
+    return sum(max(values[i], 0.0) for i in range(*span) if not seg.blocks[i].furniture)
+
+
+def semantic_candidates(
+    root: etree._Element, seg: Segmentation, values: Sequence[float]
+) -> list[Candidate]:
     """Return one candidate per kind of semantic markup found, most specific first.
 
-    Several matches of one kind (a diary with one ``<article>`` per entry) are joined;
-    nested matches count once. Furniture inside (asides, share bars) is dropped.
-    Plausibility (enough text, not mostly links) is judged by :mod:`.select`.
+    Several matches of one kind are joined when comparable in value (``values`` are the
+    block values): the entries of a diary page stay together, teaser cards of other
+    pages drop out. Nested matches count once; furniture inside (asides, share bars) is
+    dropped. Plausibility (enough text, not mostly links) is judged by :mod:`.select`.
     """
     candidates = []
-    for _kind, query in _QUERIES:
+    for query in _QUERIES:
         found = root.xpath(query)
         if not isinstance(found, list):
             continue
         elements = [e for e in found if isinstance(e, etree._Element) and e in seg.spans]
-        if not elements:
-            continue
         spans = [seg.spans[e] for e in _outermost(elements)]
-        candidate = span_candidate("semantic", seg, spans, keep_furniture=False)
+        if not spans:
+            continue
+        worths = [_worth(seg, span, values) for span in spans]
+        best = max(worths)
+        kept = [s for s, w in zip(spans, worths, strict=True) if w >= _PEER_SHARE * best]
+        candidate = span_candidate("semantic", seg, kept, keep_furniture=False)
         if candidate.indexes:
             candidates.append(candidate)
     return candidates

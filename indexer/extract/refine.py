@@ -1,0 +1,100 @@
+"""Finish a chosen candidate: trim weak edges, start at the title heading, drop repeats."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from indexer.extract.blocks import best_run
+from indexer.extract.candidate import Candidate
+from indexer.extract.segment import Segmentation
+
+# Inside a chosen container, negative blocks weigh this much when trimming its edges: a
+# link list between two paragraphs stays, a trailing "most popular" list goes.
+_TRIM_SOFTNESS = 0.25
+# A title shorter than this (normalised characters) is too generic to anchor on.
+_MIN_TITLE = 6
+# Blocks before the title heading are dropped when this share of the value follows it.
+_ANCHOR_SHARE = 0.3
+# The title heading joins the text when at most this many blocks (byline, date) lie
+# between it and the text.
+_TITLE_GAP = 6
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def _norm(text: str) -> str:
+    return _NON_WORD.sub("", unicodedata.normalize("NFKC", text).lower())
+
+
+def title_anchor(seg: Segmentation, title: str) -> int | None:
+    """Index of the first heading block that repeats the page title, or None.
+
+    Linked headings (teasers of other pages) do not count. A heading matches when,
+    normalised (NFKC, lower case, word characters only), it equals the title or one
+    contains the other.
+    """
+    wanted = _norm(title)
+    if len(wanted) < _MIN_TITLE:
+        return None
+    for index, block in enumerate(seg.blocks):
+        if not block.heading or block.link_density > 0.5:
+            continue
+        text = _norm(block.text)
+        if len(text) >= _MIN_TITLE and (text in wanted or wanted in text):
+            return index
+    return None
+
+
+def _value(indexes: Sequence[int], values: Sequence[float]) -> float:
+    return sum(values[i] for i in indexes)
+
+
+def trim(candidate: Candidate, values: Sequence[float]) -> Candidate:
+    """Keep the best run of the candidate's blocks, negatives softened (see module constants)."""
+    soft = [values[i] if values[i] > 0 else values[i] * _TRIM_SOFTNESS for i in candidate.indexes]
+    first, end, best = best_run(soft)
+    if best <= 0:
+        return candidate
+    return Candidate(candidate.extractor, candidate.indexes[first:end])
+
+
+def anchor_title(candidate: Candidate, anchor: int | None, values: Sequence[float]) -> Candidate:
+    """Start the candidate at the title heading.
+
+    Blocks before the heading are dropped when enough value follows it (teasers above
+    the article); a heading shortly before the text is put in front of it.
+    """
+    indexes = candidate.indexes
+    if anchor is None or not indexes:
+        return candidate
+    if indexes[0] < anchor <= indexes[-1]:
+        after = tuple(i for i in indexes if i >= anchor)
+        if _value(after, values) >= _ANCHOR_SHARE * _value(indexes, values):
+            return Candidate(candidate.extractor, after)
+        return candidate
+    if anchor < indexes[0] and indexes[0] - anchor <= _TITLE_GAP:
+        return Candidate(candidate.extractor, (anchor, *indexes))
+    return candidate
+
+
+def drop_repeats(candidate: Candidate, seg: Segmentation) -> Candidate:
+    """Drop blocks whose text repeats an earlier block's (slideshow captions, twin menus)."""
+    seen: set[str] = set()
+    kept = []
+    for index in candidate.indexes:
+        text = seg.blocks[index].text
+        if text in seen:
+            continue
+        seen.add(text)
+        kept.append(index)
+    return Candidate(candidate.extractor, tuple(kept))
+
+
+def finish(
+    candidate: Candidate, seg: Segmentation, values: Sequence[float], title: str
+) -> Candidate:
+    """Apply :func:`trim`, :func:`anchor_title` and :func:`drop_repeats` in that order."""
+    trimmed = trim(candidate, values)
+    anchored = anchor_title(trimmed, title_anchor(seg, title), values)
+    return drop_repeats(anchored, seg)
