@@ -32,16 +32,13 @@ def add_parser(subparsers: Any) -> None:
         "--configset", type=Path, default=None, help="configset dir (default: solr-config/)"
     )
     start.add_argument("--timeout", type=float, default=180, help="seconds (default 180)")
-    start.set_defaults(func=run_start)
 
     stop = actions.add_parser("stop", help="stop the local Solr started on --port")
     _add_local_args(stop)
-    stop.set_defaults(func=run_stop)
 
     status = actions.add_parser("status", help="print one JSON object about a core")
     status.add_argument("--solr", default=base_url(8983), help="base URL (default %(default)s)")
     status.add_argument("--core", default=CONFIGSET_NAME, help="core (default %(default)s)")
-    status.set_defaults(func=run_status)
     parser.set_defaults(func=run)
 
 
@@ -53,8 +50,9 @@ def _add_local_args(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Dispatch to the chosen action (argparse sets ``func`` to the action's runner)."""
-    raise AssertionError("unreachable: the solr action sets its own func")
+    """Run the chosen action (``start``, ``stop`` or ``status``); returns the exit code."""
+    actions = {"start": run_start, "stop": run_stop, "status": run_status}
+    return actions[args.action](args)
 
 
 def run_start(args: argparse.Namespace) -> int:
