@@ -66,11 +66,20 @@ class CrawlOptions:
         out: JSON-lines file written anew with every indexed document, or None.
         use_solr: send documents to Solr through the outbox.
         on_progress: called about once a second with the running stats.
+        skip_unchanged: a page whose main-content hash equals the stored one is not sent
+            again (outcome ``unchanged``); reindex jobs use it.
+        defer_deletes: deletes are collected in :attr:`Crawler.deferred_deletes` instead of
+            being sent, so that a guard can review them (reindex).
+        on_change: called as ``(action, doc_id)`` for each planned index change, action
+            ``add`` (new), ``update`` (indexed before) or ``delete``.
     """
 
     out: Path | None = None
     use_solr: bool = True
     on_progress: Callable[[RunStats, int], None] | None = None
+    skip_unchanged: bool = False
+    defer_deletes: bool = False
+    on_change: Callable[[str, str], None] | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -141,6 +150,7 @@ class Crawler:
         self._out: IO[str] | None = None
         self._outbox: Outbox | None = None
         self._index: IndexStage | None = None
+        self.deferred_deletes: list[str] = []
 
     # -- top level -------------------------------------------------------------------------
 
@@ -331,7 +341,7 @@ class Crawler:
             return
         except FetchError as exc:
             self.stats.fetched += 1
-            self._failed(url, exc)
+            self._failed(claimed, exc)
             return
         self.stats.fetched += 1
         fetched = _with_depth(fetched, claimed.depth)
@@ -373,10 +383,10 @@ class Crawler:
         self.stats.retries[exc.outcome] += 1
         self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
 
-    def _failed(self, url: str, exc: FetchError) -> None:
-        self._finish(url, exc.outcome, exc.reason)
-        if exc.outcome in _GONE:
-            self._delete(url)
+    def _failed(self, claimed: Claimed, exc: FetchError) -> None:
+        self._finish(claimed.url, exc.outcome, exc.reason)
+        if exc.outcome in _GONE and claimed.content_hash is not None:
+            self._delete(claimed.url)
 
     def _handle_page(
         self, claimed: Claimed, fetched: FetchResult, page: ProcessedPage, host: str
@@ -392,11 +402,19 @@ class Crawler:
         noindex = "noindex" in doc.robots or _robots_header(fetched, "noindex")
         if noindex and self.settings.crawl.obey_noindex:
             self._finish(url, "noindex", "meta robots or X-Robots-Tag noindex")
-            self._delete(fetched.final_url)
+            if claimed.content_hash is not None:
+                self._delete(fetched.final_url)
             return
         if self._canonical_elsewhere(fetched, doc.canonical_url, claimed.depth):
             return
         digest = content_hash(doc)
+        if (
+            self.options.skip_unchanged
+            and digest == claimed.content_hash
+            and fetched.final_url == url
+        ):
+            self._finish(url, "unchanged", "main content hash unchanged", reached=True)
+            return
         validators = {
             "etag": fetched.headers.get("etag"),
             "last_modified": fetched.headers.get("last-modified"),
@@ -410,7 +428,7 @@ class Crawler:
                 f"reached by redirect from {url}",
             )
         solr_doc = build_document(fetched, page.decoded, doc, run=self.frontier.run, digest=digest)
-        self._emit(solr_doc, doc.text)
+        self._emit(solr_doc, doc.text, update=claimed.content_hash is not None)
         self._finish(
             url,
             "indexed",
@@ -433,7 +451,9 @@ class Crawler:
         self._finish(fetched.url, "canonical-elsewhere", f"canonical is {target}")
         return True
 
-    def _emit(self, solr_doc: dict[str, Any], text: str) -> None:
+    def _emit(self, solr_doc: dict[str, Any], text: str, update: bool) -> None:
+        if self.options.on_change is not None:
+            self.options.on_change("update" if update else "add", solr_doc["id"])
         if self._out is not None:
             line = {**solr_doc, "text": text}
             self._out.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -444,7 +464,11 @@ class Crawler:
             self._index.notify()
 
     def _delete(self, doc_id: str) -> None:
-        if self._outbox is not None and self._index is not None:
+        if self.options.on_change is not None:
+            self.options.on_change("delete", doc_id)
+        if self.options.defer_deletes:
+            self.deferred_deletes.append(doc_id)
+        elif self._outbox is not None and self._index is not None:
             self._outbox.delete(doc_id)
             self._index.notify()
 
