@@ -4,14 +4,15 @@ Sources are tried in this order; the first that settles the encoding is recorded
 ``DecodedText.source``:
 
 1. ``bom``: a UTF-8/UTF-16 byte order mark; certain, beats the header (WHATWG).
-   A body with an image/archive signature is ``binary`` whatever its header says.
+   A body with an image/archive signature or many C0 control bytes is ``binary``,
+   whatever its header says.
 2. ``header``: the Content-Type ``charset`` through the WHATWG label table.
 3. ``xml`` / ``meta``: the XML declaration, then the WHATWG ``<meta>`` prescan (1024 bytes,
    then 64 KiB for late tags).
 4. A declaration is trusted only if it strictly decodes the body and is not contradicted
    (see :func:`_contradicted`); a Latin-1-family header yields to a document declaration.
    Untrusted declarations are kept in ``hints`` as ``"<source>:<label>"``.
-5. ``sniff``: BOM-less UTF-16, binary content, ISO-2022-JP escapes in 7-bit data, UTF-8.
+5. ``sniff``: BOM-less UTF-16, ISO-2022-JP escapes in 7-bit data, UTF-8.
 6. ``detected``: chardet checked by the Japanese plausibility score.
 7. ``default``: cp932 with replacement characters.
 """
@@ -51,7 +52,7 @@ def decode_body(body: bytes, content_type: str | None = None) -> DecodedText:
     bom = sniff.sniff_bom(body)
     if bom is not None:
         return _decoded(body[bom[1] :], bom[0], "bom", _hints(declarations, None))
-    if sniff.has_binary_signature(body):
+    if sniff.looks_binary(body):
         return DecodedText("", "binary", "sniff", 0, _hints(declarations, None))
     chosen = _trusted(body, declarations)
     if chosen is not None:
@@ -116,8 +117,6 @@ def _sniff_or_detect(body: bytes) -> tuple[str, str]:
     utf16 = sniff.sniff_utf16(body)
     if utf16 is not None:
         return utf16, "sniff"
-    if sniff.looks_binary(body):
-        return "binary", "sniff"
     if sniff.sniff_iso2022_jp(body):
         return "iso2022_jp", "sniff"
     if sniff.is_utf8(body):

@@ -10,6 +10,7 @@ kana, kanji and full-width forms (see :func:`japanese_score`).
 from __future__ import annotations
 
 import codecs
+import math
 import re
 
 import chardet
@@ -31,7 +32,7 @@ _LATIN_ISO = frozenset({"iso8859-1", "iso8859-15", "latin-1"})
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
 # chardet's "nothing fit" sentinel: its no_match_encoding (default cp1252) at confidence 0.10.
 _CHARDET_NO_MATCH = "cp1252"
-_NO_MATCH_CONFIDENCE = 0.10
+_NO_MATCH = 0.10
 _KANA = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe]")
 _FULLWIDTH = re.compile("[\u3000-\u303f\uff01-\uff60\uffe0-\uffe5]")
 _KANJI = re.compile("[\u4e00-\u9fff\uf900-\ufaff]")
@@ -93,7 +94,8 @@ def chardet_encoding(sample: bytes) -> str | None:
     """chardet's answer for ``sample`` mapped to our codec names, or None for no answer."""
     result = chardet.detect(sample, compat_names=False, max_bytes=max(1, len(sample)))
     name = (result.get("encoding") or "").lower()
-    if not name or (name == _CHARDET_NO_MATCH and result["confidence"] <= _NO_MATCH_CONFIDENCE):
+    no_match = name == _CHARDET_NO_MATCH and math.isclose(result["confidence"], _NO_MATCH)
+    if not name or no_match:
         return None
     ours = _CHARDET_NAMES.get(name) or lookup_label(name)
     if ours is not None:
