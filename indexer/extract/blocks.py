@@ -9,6 +9,8 @@ to the article before them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from lxml import etree
 
 from indexer.extract.segment import Block, Segmentation
@@ -91,7 +93,7 @@ def block_values(blocks: list[Block]) -> list[float]:
     return values
 
 
-def best_run(values: list[float]) -> tuple[int, int, float]:
+def best_run(values: Sequence[float]) -> tuple[int, int, float]:
     """Return ``(first, end, sum)`` of the maximum-sum run of ``values`` (end exclusive).
 
     Returns ``(0, 0, 0.0)`` when no value is positive.

@@ -20,6 +20,8 @@ _ANCHOR_SHARE = 0.3
 # The title heading joins the text when at most this many blocks (byline, date) lie
 # between it and the text.
 _TITLE_GAP = 6
+# Blocks with at least this link density are link lists, not text.
+_LINK_BLOCK_DENSITY = 0.9
 _NON_WORD = re.compile(r"[\W_]+")
 
 
@@ -91,10 +93,22 @@ def drop_repeats(candidate: Candidate, seg: Segmentation) -> Candidate:
     return Candidate(candidate.extractor, tuple(kept))
 
 
+def drop_links(candidate: Candidate, seg: Segmentation) -> Candidate:
+    """Drop blocks that are (almost) all link text: related-article lists, "see more".
+
+    Kept when dropping them would leave less than half the characters (a link listing
+    page, whose links are its content).
+    """
+    kept = tuple(i for i in candidate.indexes if seg.blocks[i].link_density < _LINK_BLOCK_DENSITY)
+    if 2 * Candidate("", kept).chars(seg) < candidate.chars(seg):
+        return candidate
+    return Candidate(candidate.extractor, kept)
+
+
 def finish(
     candidate: Candidate, seg: Segmentation, values: Sequence[float], title: str
 ) -> Candidate:
-    """Apply :func:`trim`, :func:`anchor_title` and :func:`drop_repeats` in that order."""
+    """Apply :func:`trim`, :func:`anchor_title`, :func:`drop_links`, :func:`drop_repeats`."""
     trimmed = trim(candidate, values)
     anchored = anchor_title(trimmed, title_anchor(seg, title), values)
-    return drop_repeats(anchored, seg)
+    return drop_repeats(drop_links(anchored, seg), seg)

@@ -14,17 +14,12 @@ from indexer.extract.refine import finish
 from indexer.extract.segment import Segmentation
 from indexer.extract.semantic import semantic_candidates
 
-# Semantic markup is trusted when it holds this share of the best cluster's value,
-# has at least this many characters, and is not mostly links.
+# Semantic markup (and then the DOM-node candidate) is trusted when it holds this share
+# of the best block cluster's value, has at least this many characters, and is not
+# mostly links: it then gives cleaner boundaries than the cluster.
 _SEMANTIC_SHARE = 0.8
 _MIN_CHARS = 40
 _MAX_LINK_DENSITY = 0.5
-# The DOM-node candidate wins over the block cluster when it keeps this share of value.
-_DOM_SHARE = 0.9
-
-
-def _value(candidate: Candidate, values: Sequence[float]) -> float:
-    return sum(values[i] for i in candidate.indexes)
 
 
 def coverage(candidate: Candidate, cluster: Candidate, values: Sequence[float]) -> float:
@@ -46,13 +41,13 @@ def _plausible(
 
 
 def _pick(seg: Segmentation, semantic: Sequence[Candidate], values: Sequence[float]) -> Candidate:
-    first, end, best = best_run(values)
+    first, end, _ = best_run(values)
     cluster = Candidate("blocks", tuple(range(first, end)))
     for candidate in semantic:
         if _plausible(candidate, seg, values, cluster):
             return candidate
     dom = dom_candidate(seg)
-    if dom is not None and dom.indexes and _value(dom, values) >= _DOM_SHARE * best > 0:
+    if dom is not None and dom.indexes and _plausible(dom, seg, values, cluster):
         return dom
     if cluster.indexes:
         return cluster
@@ -63,8 +58,8 @@ def choose(seg: Segmentation, root: etree._Element, title: str = "") -> Candidat
     """Return the main content of a segmented page.
 
     Order: the first plausible semantic candidate (it holds most of the best block
-    cluster, has text and is not mostly links); else the DOM-node candidate if it keeps
-    nearly the value of the best block cluster; else the cluster; else the fallback.
+    cluster, has text and is not mostly links); else the DOM-node candidate if equally
+    plausible; else the cluster; else the fallback.
     The winner is then finished by :func:`indexer.extract.refine.finish`.
     """
     values = block_values(seg.blocks)
