@@ -106,10 +106,24 @@ def _contradicted(body: bytes, encoding: str) -> bool:
             return False
         if sniff.is_utf8(body):
             return True
-        return detect.prefer_japanese(body[: detect.DETECT_BYTES], None) is not None
+        readings = detect.japanese_readings(body[: detect.DETECT_BYTES])
+        return detect.prefer_japanese(readings, None) is not None
     if encoding in _JAPANESE and not body.isascii():
-        return detect.prefer_japanese(body[: detect.DETECT_BYTES], encoding) is not None
+        return _other_japanese_reads_better(body, encoding)
     return False
+
+
+def _other_japanese_reads_better(body: bytes, declared: str) -> bool:
+    """The other Japanese encoding also decodes strictly and reads as clearly more Japanese.
+
+    Only scored when the other decode succeeds (it fails within a few bytes on real cp932
+    text read as EUC-JP), so the usual case costs one failed decode.
+    """
+    sample = body[: detect.DETECT_BYTES]
+    other = "euc_jp" if declared == "cp932" else "cp932"
+    if not decodes_strictly(sample, other):
+        return False
+    return detect.prefer_japanese(detect.japanese_readings(sample), declared) is not None
 
 
 def _sniff_or_detect(body: bytes) -> tuple[str, str]:

@@ -82,18 +82,23 @@ def decode_as(data: bytes, encoding: str, strict: bool = False) -> tuple[str, in
     return text, produced
 
 
-def decodes_strictly(data: bytes, encoding: str) -> bool:
-    """True when ``data`` decodes in ``encoding`` without any replacement.
+def strict_text(data: bytes, encoding: str) -> str | None:
+    """The text of ``data`` when it decodes in ``encoding`` without any replacement, else None.
 
-    A multi-byte character cut by the end of ``data`` (a body truncated at the size cap)
-    does not count against it: only an error within the last 3 bytes is forgiven.
+    A multi-byte character cut by the end of ``data`` (a body truncated at the size cap,
+    a sample) does not count against it: an error within the last 3 bytes is forgiven and
+    the text stops before it.
     """
     try:
-        decode_as(data, encoding, strict=True)
+        return decode_as(data, encoding, strict=True)[0]
     except LookupError:
-        return False
+        return None
     except UnicodeDecodeError as exc:
         if exc.start < len(data) - 3 or exc.start == 0:
-            return False
-        return decodes_strictly(data[: exc.start], encoding)
-    return True
+            return None
+        return strict_text(data[: exc.start], encoding)
+
+
+def decodes_strictly(data: bytes, encoding: str) -> bool:
+    """True when :func:`strict_text` decodes ``data`` in ``encoding``."""
+    return strict_text(data, encoding) is not None

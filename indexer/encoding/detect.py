@@ -12,10 +12,11 @@ from __future__ import annotations
 import codecs
 import math
 import re
+from dataclasses import dataclass
 
 import chardet
 
-from indexer.encoding.decoders import decode_as, decodes_strictly
+from indexer.encoding.decoders import strict_text
 from indexer.encoding.labels import lookup_label
 
 #: chardet sees at most this many bytes (it costs time linear in its input).
@@ -28,6 +29,10 @@ JAPANESE_MARGIN = 0.2
 _JAPANESE = ("cp932", "euc_jp")
 _MULTIBYTE_CJK = frozenset({"big5", "gb18030", "euc_kr", "johab", "euc_tw"})
 _MIN_KANA_SHARE = 0.05
+_SURE_KANA_SHARE = 0.2
+_SURE_SCORE = 0.8
+#: Characters of a reading that are scored (the score is a proportion: a prefix will do).
+SCORE_CHARS = 8192
 _LATIN_ISO = frozenset({"iso8859-1", "iso8859-15", "latin-1"})
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
 # chardet's "nothing fit" sentinel: its no_match_encoding (default cp1252) at confidence 0.10.
@@ -67,17 +72,26 @@ _CHARDET_NAMES = {
 }
 
 
-def japanese_score(text: str) -> float:
-    """Score 0–1: how Japanese the non-ASCII part of ``text`` looks.
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One Japanese encoding that strictly decodes a sample, and how Japanese it looks.
 
-    Kana and full-width forms weigh 1, kanji 1 when the text also has kana (≥ 5 % of the
-    non-ASCII characters) and 0.3 otherwise (a cp932 page read as EUC-JP, or Chinese,
-    gives kanji without kana), half-width katakana 0.7, half-width punctuation 0.2,
-    anything else 0. Text without non-ASCII characters scores 0.
+    Attributes:
+        encoding: ``cp932`` or ``euc_jp``.
+        score: :func:`japanese_score` of the text (0–1).
+        kana: share of full-width kana among its non-ASCII characters (0–1).
     """
+
+    encoding: str
+    score: float
+    kana: float
+
+
+def _counts(text: str) -> tuple[int, float]:
+    """``(non-ASCII characters, plausibility points)`` of ``text``; see japanese_score."""
     total = len(_NON_ASCII.findall(text))
     if total == 0:
-        return 0.0
+        return 0, 0.0
     kana = len(_KANA.findall(text))
     kanji_weight = 1.0 if kana * 20 >= total else 0.3
     points = (
@@ -87,7 +101,19 @@ def japanese_score(text: str) -> float:
         + 0.7 * len(_HALFWIDTH_KANA.findall(text))
         + 0.2 * len(_HALFWIDTH_PUNCT.findall(text))
     )
-    return points / total
+    return total, points
+
+
+def japanese_score(text: str) -> float:
+    """Score 0–1: how Japanese the non-ASCII part of ``text`` looks.
+
+    Kana and full-width forms weigh 1, kanji 1 when the text also has kana (≥ 5 % of the
+    non-ASCII characters) and 0.3 otherwise (a cp932 page read as EUC-JP, or Chinese,
+    gives kanji without kana), half-width katakana 0.7, half-width punctuation 0.2,
+    anything else 0. Text without non-ASCII characters scores 0.
+    """
+    total, points = _counts(text)
+    return points / total if total else 0.0
 
 
 def chardet_encoding(sample: bytes) -> str | None:
@@ -112,12 +138,33 @@ def kana_share(text: str) -> float:
     return len(_KANA.findall(text)) / total if total else 0.0
 
 
-def japanese_readings(sample: bytes) -> dict[str, str]:
-    """The text of each Japanese encoding that strictly decodes ``sample``."""
-    return {enc: decode_as(sample, enc)[0] for enc in _JAPANESE if decodes_strictly(sample, enc)}
+def japanese_readings(sample: bytes) -> list[Reading]:
+    """Each Japanese encoding that strictly decodes ``sample``, scored on its first
+    :data:`SCORE_CHARS` characters."""
+    readings = []
+    for encoding in _JAPANESE:
+        text = strict_text(sample, encoding)
+        if text is not None:
+            text = text[:SCORE_CHARS]
+            readings.append(Reading(encoding, japanese_score(text), kana_share(text)))
+    return readings
 
 
-def prefer_japanese(sample: bytes, guess: str | None) -> str | None:
+def surely_japanese(readings: list[Reading]) -> str | None:
+    """The Japanese encoding when one reading settles it without chardet: ≥ 20 % full-width
+    kana, score ≥ 0.8, and any other reading scoring :data:`JAPANESE_MARGIN` lower."""
+    for reading in readings:
+        others = [r.score for r in readings if r is not reading]
+        if (
+            reading.kana >= _SURE_KANA_SHARE
+            and reading.score >= _SURE_SCORE
+            and all(score + JAPANESE_MARGIN <= reading.score for score in others)
+        ):
+            return reading.encoding
+    return None
+
+
+def prefer_japanese(readings: list[Reading], guess: str | None) -> str | None:
     """The Japanese encoding to use instead of ``guess``, or None to keep ``guess``.
 
     - ``guess`` Japanese: the other reading must score :data:`JAPANESE_MARGIN` higher.
@@ -126,19 +173,18 @@ def prefer_japanese(sample: bytes, guess: str | None) -> str | None:
     - otherwise (a single-byte code page, or no answer): the reading must score
       :data:`JAPANESE_MIN_SCORE`.
     """
-    readings = japanese_readings(sample)
-    scores = {enc: japanese_score(text) for enc, text in readings.items()}
-    if not scores:
+    if not readings:
         return None
-    best = max(scores, key=lambda enc: scores[enc])
+    best = max(readings, key=lambda r: r.score)
     if guess in _JAPANESE:
-        beaten = scores[best] >= scores.get(guess, 0.0) + JAPANESE_MARGIN
-        return best if best != guess and beaten else None
-    if scores[best] < JAPANESE_MIN_SCORE:
+        guessed = next((r.score for r in readings if r.encoding == guess), 0.0)
+        beaten = best.score >= guessed + JAPANESE_MARGIN
+        return best.encoding if best.encoding != guess and beaten else None
+    if best.score < JAPANESE_MIN_SCORE:
         return None
-    if guess in _MULTIBYTE_CJK and kana_share(readings[best]) < _MIN_KANA_SHARE:
+    if guess in _MULTIBYTE_CJK and best.kana < _MIN_KANA_SHARE:
         return None
-    return best
+    return best.encoding
 
 
 def widen_latin(data: bytes, encoding: str) -> str:
@@ -151,16 +197,23 @@ def widen_latin(data: bytes, encoding: str) -> str:
 
 
 def detect(data: bytes) -> str | None:
-    """Detect the encoding of non-ASCII, non-UTF-8 ``data`` (chardet reads only 64 KiB).
+    """Detect the encoding of non-ASCII, non-UTF-8 ``data`` (only the first 64 KiB is read).
+
+    A sample that reads as unmistakable Japanese (:func:`surely_japanese`) settles it
+    without chardet; otherwise chardet answers and :func:`prefer_japanese` checks it.
 
     Returns:
         Our codec name, or None when neither chardet nor the Japanese check finds one.
     """
     sample = data[:DETECT_BYTES]
+    readings = japanese_readings(sample)
+    sure = surely_japanese(readings)
+    if sure is not None:
+        return sure
     guess = chardet_encoding(sample)
     if guess in ("utf-8", "utf-16le", "utf-16be", "iso2022_jp"):
         return guess
-    japanese = prefer_japanese(sample, guess)
+    japanese = prefer_japanese(readings, guess)
     if japanese is not None:
         return japanese
     return None if guess is None else widen_latin(data, guess)

@@ -77,6 +77,14 @@ def _euc_strict_error(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_EUC_HANDLER + "-strict", _euc_strict_error)
 
 
+_PYTHON_ONLY_JIS = re.compile("[\u301c\u2016\u2212\xa2\xa3\xac]")
+
+
+def _to_whatwg_jis(text: str) -> str:
+    # str.translate walks every character in Python-level steps: replace only the matches.
+    return _PYTHON_ONLY_JIS.sub(lambda m: chr(TO_WHATWG_JIS[ord(m.group())]), text)
+
+
 def decode_euc_jp(data: bytes, strict: bool = False) -> tuple[str, int]:
     """Decode EUC-JP as browsers do (JIS X 0208 via the cp932 table, JIS X 0212, kana).
 
@@ -84,7 +92,7 @@ def decode_euc_jp(data: bytes, strict: bool = False) -> tuple[str, int]:
         UnicodeDecodeError: only with ``strict=True``, on an invalid or unmapped sequence.
     """
     handler = _EUC_HANDLER + "-strict" if strict else _EUC_HANDLER
-    text = data.decode("euc_jp", handler).translate(TO_WHATWG_JIS)
+    text = _to_whatwg_jis(data.decode("euc_jp", handler))
     return text, text.count("\ufffd")
 
 
