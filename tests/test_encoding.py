@@ -69,6 +69,14 @@ def test_latin1_header_loses_to_valid_utf8() -> None:
     assert "header:iso-8859-1" in result.hints
 
 
+def test_latin1_header_loses_to_undeclared_japanese() -> None:
+    # Tomcat and Apache send ISO-8859-1 by default; the bytes say Shift_JIS.
+    text = "<p>お知らせ：来週の月曜日は社内システムのメンテナンスを行います。</p>"
+    result = decode_body(text.encode("cp932"), "text/html; charset=ISO-8859-1")
+    assert (result.text, result.encoding) == (text, "cp932")
+    assert result.hints == ("header:iso-8859-1",)
+
+
 def test_latin1_header_is_kept_for_latin1_text() -> None:
     body = "<p>Café crème, déjà vu — à bientôt.</p>".encode("cp1252")
     result = decode_body(body, "text/html; charset=iso-8859-1")

@@ -31,7 +31,7 @@ _MULTIBYTE_CJK = frozenset({"big5", "gb18030", "euc_kr", "johab", "euc_tw"})
 _MIN_KANA_SHARE = 0.05
 _SURE_KANA_SHARE = 0.2
 _SURE_SCORE = 0.8
-#: Characters of a reading that are scored (the score is a proportion: a prefix will do).
+#: Non-ASCII characters of a reading that are scored (a proportion: a prefix will do).
 SCORE_CHARS = 8192
 _LATIN_ISO = frozenset({"iso8859-1", "iso8859-15", "latin-1"})
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
@@ -44,6 +44,7 @@ _KANJI = re.compile("[\u4e00-\u9fff\uf900-\ufaff]")
 _HALFWIDTH_KANA = re.compile("[\uff66-\uff9f]")
 _HALFWIDTH_PUNCT = re.compile("[\uff61-\uff65]")
 _NON_ASCII = re.compile("[^\x00-\x7f]")
+_ASCII_RUNS = re.compile("[\x00-\x7f]+")
 
 # chardet's Python codec names for the Japanese family → ours (decoded the browser way).
 _CHARDET_NAMES = {
@@ -140,12 +141,12 @@ def kana_share(text: str) -> float:
 
 def japanese_readings(sample: bytes) -> list[Reading]:
     """Each Japanese encoding that strictly decodes ``sample``, scored on its first
-    :data:`SCORE_CHARS` characters."""
+    :data:`SCORE_CHARS` non-ASCII characters."""
     readings = []
     for encoding in _JAPANESE:
         text = strict_text(sample, encoding)
         if text is not None:
-            text = text[:SCORE_CHARS]
+            text = _ASCII_RUNS.sub("", text)[:SCORE_CHARS]
             readings.append(Reading(encoding, japanese_score(text), kana_share(text)))
     return readings
 
