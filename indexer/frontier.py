@@ -268,6 +268,39 @@ class Frontier:
         )
         yield from rows
 
+    def reached_in_run(self, host: str) -> set[str]:
+        """URLs of ``host`` reached (indexed, unchanged or not modified) in the current run."""
+        rows = self._db.execute(
+            "SELECT url FROM urls WHERE host=? AND reached_run=? AND state='done'",
+            (host, self.run),
+        )
+        return {r[0] for r in rows}
+
+    def known_hosts(self) -> list[str]:
+        """Hosts with at least one URL that was ever reached."""
+        rows = self._db.execute("SELECT DISTINCT host FROM urls WHERE reached_run IS NOT NULL")
+        return sorted(r[0] for r in rows)
+
+    def forget(self, urls: Iterable[str]) -> int:
+        """Remove URLs from the frontier (they are no longer known); returns how many."""
+        with self._tx():
+            return sum(
+                self._db.execute("DELETE FROM urls WHERE url=?", (u,)).rowcount for u in urls
+            )
+
+    def forget_host(self, host: str) -> int:
+        """Remove every URL of ``host``; returns how many."""
+        return self._db.execute("DELETE FROM urls WHERE host=?", (host,)).rowcount
+
+    def copy_to(self, data_dir: Path) -> None:
+        """Write a consistent copy of the frontier database into ``data_dir`` (dry runs)."""
+        data_dir.mkdir(parents=True, exist_ok=True)
+        target = sqlite3.connect(data_dir / "frontier.sqlite3")
+        try:
+            self._db.backup(target)
+        finally:
+            target.close()
+
     def queued_count(self) -> int:
         """URLs queued or being fetched."""
         row = self._db.execute("SELECT COUNT(*) FROM urls WHERE state != 'done'").fetchone()

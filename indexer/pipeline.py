@@ -464,11 +464,12 @@ class Crawler:
             self._index.notify()
 
     def _delete(self, doc_id: str) -> None:
+        if self.options.defer_deletes:  # reported by whoever reviews them (reindex)
+            self.deferred_deletes.append(doc_id)
+            return
         if self.options.on_change is not None:
             self.options.on_change("delete", doc_id)
-        if self.options.defer_deletes:
-            self.deferred_deletes.append(doc_id)
-        elif self._outbox is not None and self._index is not None:
+        if self._outbox is not None and self._index is not None:
             self._outbox.delete(doc_id)
             self._index.notify()
 

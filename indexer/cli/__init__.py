@@ -24,14 +24,26 @@ def _command_modules() -> list[ModuleType]:
     from indexer.cli import (
         config_cmd,
         crawl_cmd,
+        delete_cmd,
         demo_cmd,
         detect_cmd,
         extract_cmd,
+        reindex_cmd,
         search_cmd,
         solr_cmd,
     )
 
-    return [crawl_cmd, search_cmd, demo_cmd, extract_cmd, detect_cmd, solr_cmd, config_cmd]
+    return [
+        crawl_cmd,
+        reindex_cmd,
+        delete_cmd,
+        search_cmd,
+        demo_cmd,
+        extract_cmd,
+        detect_cmd,
+        solr_cmd,
+        config_cmd,
+    ]
 
 
 def build_parser() -> argparse.ArgumentParser:

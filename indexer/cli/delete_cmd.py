@@ -1,0 +1,44 @@
+"""``indexer delete``: remove documents from the index and forget them in the frontier."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from indexer.cli.common import add_common, load_from_args
+from indexer.frontier import Frontier
+from indexer.solr.writer import SolrWriter
+from indexer.urls import normalize_url
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``indexer delete``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "delete", help="remove a URL or a whole host from the index and the frontier"
+    )
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("--url", help="the page's URL (its document id)")
+    target.add_argument("--host", help="every document of this host (host[:port])")
+    add_common(p)
+    p.add_argument("--solr", help="Solr base URL (solr.url)")
+    p.add_argument("--core", help="core or collection (solr.core)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged)."""
+    settings = load_from_args(args, {"solr.url": args.solr, "solr.core": args.core}).settings
+    writer = SolrWriter(settings.solr)
+    with Frontier(settings.crawl.data_dir) as frontier:
+        if args.url:
+            doc_id = normalize_url(args.url, settings.crawl.strip_params)
+            writer.update([], [doc_id])
+            writer.commit()
+            forgotten = frontier.forget([doc_id])
+        else:
+            host = args.host.lower()
+            writer.delete_query(f'host:"{host}"')
+            forgotten = frontier.forget_host(host)
+    print(f"deleted from the index; {forgotten} URL(s) forgotten in the frontier", file=sys.stderr)
+    return 0

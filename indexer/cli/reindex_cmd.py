@@ -1,0 +1,64 @@
+"""``indexer reindex``: recrawl what the frontier knows, update changes, delete gone pages."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from indexer.cli.common import add_common, configure_logging, load_from_args
+from indexer.reindex import reindex
+from indexer.report import format_summary
+
+EXIT_GUARD = 3
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``indexer reindex``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "reindex",
+        help="recrawl known pages; update what changed, delete what is gone",
+        description="Recrawl every page the frontier knows (conditional GET), re-index what "
+        "changed, delete what is gone, and reconcile with Solr. Exit 3 when the mass-delete "
+        "guard refuses (nothing deleted).",
+    )
+    add_common(p)
+    p.add_argument("--solr", help="Solr base URL (solr.url)")
+    p.add_argument("--core", help="core or collection (solr.core)")
+    p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
+    p.add_argument("--force", action="store_true", help="delete even when the guard trips")
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print one JSON line per planned change; change nothing",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the job; exit 0, or 3 when the guard refused the deletions."""
+    configure_logging(args.verbose, args.quiet or args.dry_run)
+    flags = {"solr.url": args.solr, "solr.core": args.core, "fetch.delay": args.delay}
+    settings = load_from_args(args, flags).settings
+
+    def print_change(action: str, doc_id: str) -> None:
+        print(json.dumps({"action": action, "id": doc_id}, ensure_ascii=False), flush=True)
+
+    result = asyncio.run(
+        reindex(
+            settings,
+            force=args.force,
+            dry_run=args.dry_run,
+            on_change=print_change if args.dry_run else None,
+        )
+    )
+    if not args.quiet and not args.dry_run:
+        print(format_summary(result.stats.summary()), file=sys.stderr)
+        print(f"deleted {result.deleted}", file=sys.stderr)
+    for message in result.refused:
+        print(f"indexer: refused: {message}", file=sys.stderr)
+    if result.refused and not args.force:
+        return EXIT_GUARD
+    return 0

@@ -1,0 +1,223 @@
+"""Reindex jobs: recrawl what the frontier knows, update what changed, delete what is gone.
+
+1. Every URL reached before is queued again; the refetch is a conditional GET (stored ETag /
+   Last-Modified), and a page whose main-content hash is unchanged is not re-sent.
+2. Pages answering 404/410 or turning ``noindex`` are planned for deletion.
+3. Reconciliation with Solr itself: documents of the crawled hosts that this run did not
+   reach count one missed run; after ``reindex.delete_grace_runs`` missed runs in a row they
+   are planned for deletion. This also catches documents the frontier forgot.
+4. Guard: when the planned deletes of a host exceed ``reindex.max_delete_share`` of its
+   documents in Solr, nothing at all is deleted (unless forced) and the job reports why.
+
+A dry run works on a copy of the frontier, sends nothing to Solr and reports each planned
+change; the real data directory and the index are left as they were.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexer.frontier import Frontier
+from indexer.pipeline import Crawler, CrawlOptions
+from indexer.report import RunStats
+from indexer.settings import Settings
+from indexer.solr.search import host_ids
+from indexer.solr.writer import SolrWriter
+from indexer.urls import host_of
+
+ChangeCallback = Callable[[str, str], None]
+
+
+@dataclass
+class ReindexResult:
+    """What a reindex job did or would do.
+
+    Attributes:
+        stats: the recrawl's counters.
+        deletes: planned deletions by host (gone pages and reconciliation).
+        refused: guard messages; non-empty means nothing was deleted.
+        deleted: documents deleted from Solr.
+    """
+
+    stats: RunStats
+    deletes: dict[str, list[str]] = field(default_factory=dict)
+    refused: list[str] = field(default_factory=list)
+    deleted: int = 0
+
+
+class MissedRuns:
+    """Counts, per document id, the reindex runs in a row that did not reach it (SQLite).
+
+    Args:
+        path: database file under the data directory.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)")
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def update(self, reached: set[str], in_solr: list[str]) -> dict[str, int]:
+        """Reset reached ids, count one more miss for the others; returns their counts."""
+        counts: dict[str, int] = {}
+        self._db.execute("BEGIN")
+        for doc_id in in_solr:
+            if doc_id in reached:
+                self._db.execute("DELETE FROM missed WHERE id=?", (doc_id,))
+                continue
+            row = self._db.execute(
+                "INSERT INTO missed (id, runs) VALUES (?, 1) ON CONFLICT(id) DO UPDATE "
+                "SET runs = runs + 1 RETURNING runs",
+                (doc_id,),
+            ).fetchone()
+            counts[doc_id] = int(row[0])
+        self._db.execute("COMMIT")
+        return counts
+
+    def forget(self, ids: list[str]) -> None:
+        """Drop ids that were deleted."""
+        self._db.executemany("DELETE FROM missed WHERE id=?", [(i,) for i in ids])
+
+
+async def reindex(
+    settings: Settings,
+    *,
+    force: bool = False,
+    dry_run: bool = False,
+    on_change: ChangeCallback | None = None,
+) -> ReindexResult:
+    """Run one reindex job over ``settings.crawl.data_dir``.
+
+    Args:
+        settings: validated settings (``crawl``, ``fetch``, ``solr``, ``reindex``).
+        force: apply deletions even when the guard trips.
+        dry_run: change nothing; report planned changes through ``on_change``.
+        on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
+
+    Raises:
+        CrawlLockedError: another crawl uses the data directory.
+        SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
+    """
+    data_dir = settings.crawl.data_dir
+    with Frontier(data_dir) as frontier:
+        if not dry_run:
+            return await _run(settings, frontier, data_dir, force, False, on_change)
+        with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
+            frontier.copy_to(Path(tmp))
+            if (data_dir / "missed.sqlite3").exists():
+                _copy_db(data_dir / "missed.sqlite3", Path(tmp) / "missed.sqlite3")
+            scratch = settings.model_copy(
+                update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
+            )
+            with Frontier(Path(tmp)) as copy:
+                return await _run(scratch, copy, Path(tmp), force, True, on_change)
+
+
+async def _run(
+    settings: Settings,
+    frontier: Frontier,
+    data_dir: Path,
+    force: bool,
+    dry_run: bool,
+    on_change: ChangeCallback | None,
+) -> ReindexResult:
+    hosts = frontier.known_hosts()
+    crawl = settings.crawl.model_copy(
+        update={"allow_hosts": (*settings.crawl.allow_hosts, *hosts), "resume": False}
+    )
+    scoped = settings.model_copy(update={"crawl": crawl})
+    options = CrawlOptions(
+        use_solr=not dry_run, skip_unchanged=True, defer_deletes=True, on_change=on_change
+    )
+    crawler = Crawler(scoped, frontier, options)
+    stats = await crawler.run()
+    result = ReindexResult(stats)
+    planned: dict[str, set[str]] = defaultdict(set)
+    for doc_id in crawler.deferred_deletes:
+        planned[host_of(doc_id)].add(doc_id)
+    totals = _reconcile(settings, frontier, data_dir, hosts, planned)
+    result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
+    result.refused = _guard(settings, result.deletes, totals)
+    if result.refused and not force:
+        return result
+    for ids in result.deletes.values():
+        for doc_id in ids:
+            if on_change is not None:
+                on_change("delete", doc_id)
+    if not dry_run:
+        result.deleted = _apply_deletes(settings, data_dir, frontier, result.deletes)
+    return result
+
+
+def _reconcile(
+    settings: Settings,
+    frontier: Frontier,
+    data_dir: Path,
+    hosts: list[str],
+    planned: dict[str, set[str]],
+) -> dict[str, int]:
+    """Add ids missed for ``delete_grace_runs`` runs to ``planned``; return docs per host."""
+    grace = settings.reindex.delete_grace_runs
+    totals: dict[str, int] = {}
+    missed = MissedRuns(data_dir / "missed.sqlite3")
+    try:
+        for host in hosts:
+            in_solr = host_ids(settings.solr, host)
+            totals[host] = len(in_solr)
+            counts = missed.update(frontier.reached_in_run(host), in_solr)
+            planned[host].update(i for i, runs in counts.items() if runs >= grace)
+    finally:
+        missed.close()
+    return totals
+
+
+def _guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]) -> list[str]:
+    """Messages for every host whose planned deletes exceed ``reindex.max_delete_share``."""
+    share = settings.reindex.max_delete_share
+    refused = []
+    for host, ids in sorted(deletes.items()):
+        total = totals.get(host, 0)
+        if total and len(ids) / total > share:
+            refused.append(
+                f"{host}: {len(ids)} of {total} documents would be deleted "
+                f"({len(ids) / total:.0%} > reindex.max_delete_share={share:.0%}); "
+                "nothing was deleted (use --force to delete anyway)"
+            )
+    return refused
+
+
+def _apply_deletes(
+    settings: Settings, data_dir: Path, frontier: Frontier, deletes: dict[str, list[str]]
+) -> int:
+    ids = [i for group in deletes.values() for i in group]
+    if not ids:
+        return 0
+    writer = SolrWriter(settings.solr)
+    for start in range(0, len(ids), settings.solr.batch_size):
+        writer.update([], ids[start : start + settings.solr.batch_size])
+    writer.commit()
+    frontier.forget(ids)
+    missed = MissedRuns(data_dir / "missed.sqlite3")
+    try:
+        missed.forget(ids)
+    finally:
+        missed.close()
+    return len(ids)
+
+
+def _copy_db(source: Path, target: Path) -> None:
+    src = sqlite3.connect(source)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()

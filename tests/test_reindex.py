@@ -1,0 +1,147 @@
+"""Reindex jobs against a real Solr: updates, deletes, reconciliation grace, the guard, dry runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.webhost import serve_folder
+
+pytestmark = pytest.mark.solr
+PAGES = 10
+
+
+def _write_site(root: Path) -> None:
+    links = "".join(f'<li><a href="/p{i}.html">page {i}</a></li>' for i in range(PAGES))
+    (root / "index.html").write_text(
+        f"<html><head><title>Index</title></head><body><ul>{links}</ul></body></html>", "utf-8"
+    )
+    for i in range(PAGES):
+        _write_page(root, i, f"第{i}号のお知らせです。社内の手続きについて説明します。")
+
+
+def _write_page(root: Path, i: int, text: str) -> None:
+    (root / f"p{i}.html").write_text(
+        f"<html><head><title>Page {i}</title></head><body><article><h1>Page {i}</h1>"
+        f"<p>{text}</p><p>{text}</p></article></body></html>",
+        "utf-8",
+    )
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "indexer", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def _docs(base: str, core: str) -> dict[str, str]:
+    resp = requests.get(
+        f"{base}/{core}/select", params={"q": "*:*", "rows": 1000, "fl": "id,content"}, timeout=30
+    )
+    return {d["id"]: d.get("content", "") for d in resp.json()["response"]["docs"]}
+
+
+@pytest.fixture
+def crawled(
+    solr_core: tuple[str, str], tmp_path: Path
+) -> Iterator[tuple[str, str, str, Path, list[str]]]:
+    """A 10-page site crawled into Solr: (base, core, site_url, site_root, common_args)."""
+    base, core = solr_core
+    root = tmp_path / "site"
+    root.mkdir()
+    _write_site(root)
+    with serve_folder(root) as site:
+        common = [
+            "--solr",
+            base,
+            "--core",
+            core,
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--delay",
+            "0",
+            "-q",
+        ]
+        proc = _cli("crawl", *common, f"{site}/index.html")
+        assert proc.returncode == 0, proc.stderr
+        assert len(_docs(base, core)) == PAGES + 1
+        yield base, core, site, root, common
+
+
+def test_dry_run_then_reindex_updates_and_deletes(
+    crawled: tuple[str, str, str, Path, list[str]],
+) -> None:
+    base, core, site, root, common = crawled
+    _write_page(root, 3, "内容が変わりました。新しい規程を読んでください。")
+    (root / "p5.html").unlink()
+    before = _docs(base, core)
+
+    dry = _cli("reindex", *common, "--dry-run")
+    assert dry.returncode == 0, dry.stderr
+    planned = [json.loads(line) for line in dry.stdout.splitlines()]
+    assert {"action": "update", "id": f"{site}/p3.html"} in planned
+    assert {"action": "delete", "id": f"{site}/p5.html"} in planned
+    assert len(planned) == 2, planned  # unchanged pages are not re-sent
+    assert _docs(base, core) == before, "a dry run changed the index"
+
+    real = _cli("reindex", *common)
+    assert real.returncode == 0, real.stderr
+    after = _docs(base, core)
+    assert f"{site}/p5.html" not in after
+    assert "内容が変わりました" in after[f"{site}/p3.html"]
+    assert len(after) == PAGES
+
+
+def test_guard_refuses_mass_delete_and_force_overrides(
+    crawled: tuple[str, str, str, Path, list[str]],
+) -> None:
+    base, core, site, root, common = crawled
+    for i in range(8):
+        (root / f"p{i}.html").unlink()
+    refused = _cli("reindex", *common)
+    assert refused.returncode == 3, refused.stderr
+    assert "max_delete_share" in refused.stderr and "nothing was deleted" in refused.stderr
+    assert len(_docs(base, core)) == PAGES + 1
+    forced = _cli("reindex", *common, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert len(_docs(base, core)) == PAGES + 1 - 8
+
+
+def test_stale_documents_are_deleted_after_the_grace_runs(
+    crawled: tuple[str, str, str, Path, list[str]],
+) -> None:
+    base, core, site, _root, common = crawled
+    host = site.removeprefix("http://")
+    stale = f"{site}/forgotten.html"
+    requests.post(
+        f"{base}/{core}/update",
+        params={"commit": "true"},
+        timeout=30,
+        json=[{"id": stale, "url": stale, "host": host, "title": "old"}],
+    ).raise_for_status()
+    first = _cli("reindex", *common)
+    assert first.returncode == 0, first.stderr
+    assert stale in _docs(base, core), "deleted before delete_grace_runs=2 runs"
+    second = _cli("reindex", *common)
+    assert second.returncode == 0, second.stderr
+    assert stale not in _docs(base, core)
+    assert len(_docs(base, core)) == PAGES + 1
+
+
+def test_delete_command_removes_url_and_host(
+    crawled: tuple[str, str, str, Path, list[str]],
+) -> None:
+    base, core, site, _root, common = crawled
+    common = common[:6]  # --solr, --core, --data-dir
+    one = _cli("delete", "--url", f"{site}/p1.html", *common)
+    assert one.returncode == 0, one.stderr
+    assert f"{site}/p1.html" not in _docs(base, core)
+    everything = _cli("delete", "--host", site.removeprefix("http://"), *common)
+    assert everything.returncode == 0, everything.stderr
+    assert _docs(base, core) == {}
