@@ -101,7 +101,7 @@ def test_dry_run_then_reindex_updates_and_deletes(
 def test_guard_refuses_mass_delete_and_force_overrides(
     crawled: tuple[str, str, str, Path, list[str]],
 ) -> None:
-    base, core, site, root, common = crawled
+    base, core, _site, root, common = crawled
     for i in range(8):
         (root / f"p{i}.html").unlink()
     refused = _cli("reindex", *common)
