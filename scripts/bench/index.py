@@ -1,0 +1,115 @@
+"""Benchmark: our writer (durable outbox + index stage + pysolr) against raw ingest.
+
+Raw ingest: JSON arrays of 1,000 documents posted straight to ``/update`` with no commit,
+then one final commit. Ours: every document written to the outbox, drained by the index
+stage with the default settings (commitWithin, batches capped by count and bytes), one
+final hard commit. Same documents, same core, same run; prints documents per second for
+both and the ratio (goal: at least 0.8).
+
+Starts its own Solr on a free port in a temporary home and stops it by pid.
+Usage: python scripts/bench/index.py [--docs 20000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from indexer.settings import SolrSettings
+from indexer.solr.launcher import start_solr, stop_solr
+from indexer.solr.outbox import Outbox
+from indexer.solr.stage import IndexStage
+from indexer.solr.writer import SolrWriter
+
+SENTENCE = (
+    "社内ポータルの規程と手続きについて説明します。経費精算は翌月十日までに申請してください。"
+)
+
+
+def make_docs(count: int, prefix: str) -> list[dict[str, Any]]:
+    """``count`` documents of about 2 KB Japanese text each."""
+    return [
+        {
+            "id": f"http://bench.test/{prefix}/{i}",
+            "url": f"http://bench.test/{prefix}/{i}",
+            "host": "bench.test",
+            "title": f"ベンチマーク文書 {i}",
+            "content": (SENTENCE + f" 番号{i}。") * 30,
+            "encoding": "utf-8",
+            "fetched_at": "2026-11-29T00:00:00Z",
+        }
+        for i in range(count)
+    ]
+
+
+def raw_ingest(base: str, docs: list[dict[str, Any]]) -> float:
+    """Seconds to post ``docs`` in arrays of 1,000 and commit once."""
+    start = time.perf_counter()
+    with requests.Session() as session:
+        for i in range(0, len(docs), 1000):
+            body = json.dumps(docs[i : i + 1000], ensure_ascii=False).encode("utf-8")
+            resp = session.post(
+                f"{base}/pages/update",
+                data=body,
+                timeout=300,
+                headers={"Content-Type": "application/json"},
+            )
+            resp.raise_for_status()
+        session.get(f"{base}/pages/update", params={"commit": "true"}, timeout=300)
+    return time.perf_counter() - start
+
+
+def ours(base: str, docs: list[dict[str, Any]], workdir: Path) -> float:
+    """Seconds to write ``docs`` through the outbox and drain it into Solr."""
+    cfg = SolrSettings(url=base, core="pages")
+    start = time.perf_counter()
+    outbox = Outbox(workdir / "outbox.sqlite3")
+    for doc in docs:
+        outbox.add(doc)
+    stage = IndexStage(outbox, SolrWriter(cfg), cfg, lambda i, m: None, lambda n: None)
+    stage.close()
+    asyncio.run(stage.run())
+    outbox.close()
+    return time.perf_counter() - start
+
+
+def num_docs(base: str) -> int:
+    resp = requests.get(f"{base}/pages/select", params={"q": "*:*", "rows": 0}, timeout=30)
+    return int(resp.json()["response"]["numFound"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=int, default=20000)
+    args = parser.parse_args()
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with tempfile.TemporaryDirectory(prefix="bench-index-") as tmp:
+        home = Path(tmp) / "solr"
+        base = start_solr(port=port, solr_home=home, heap="1g")
+        try:
+            raw_ingest(base, make_docs(2000, "warmup"))  # JIT and caches
+            raw_s = raw_ingest(base, make_docs(args.docs, "raw"))
+            ours_s = ours(base, make_docs(args.docs, "ours"), Path(tmp))
+            raw_s2 = raw_ingest(base, make_docs(args.docs, "raw2"))
+            assert num_docs(base) == 2000 + 3 * args.docs, "documents missing"
+        finally:
+            stop_solr(port, home)
+    raw_best = min(raw_s, raw_s2)
+    print(f"documents: {args.docs}")
+    print(f"raw ingest: {args.docs / raw_best:,.0f} docs/s (best of {raw_s:.2f} s, {raw_s2:.2f} s)")
+    print(f"our writer: {args.docs / ours_s:,.0f} docs/s ({ours_s:.2f} s)")
+    print(f"ratio ours/raw: {raw_best / ours_s:.2f} (goal >= 0.8)")
+
+
+if __name__ == "__main__":
+    main()
