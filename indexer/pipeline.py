@@ -46,11 +46,20 @@ from indexer.report import RunStats
 from indexer.retry import RetryPolicy, decide
 from indexer.robots import RobotsCache
 from indexer.settings import Settings
+from indexer.sitemaps import SitemapReader
 from indexer.solr.document import build_document, content_hash
 from indexer.solr.outbox import Outbox
 from indexer.solr.stage import IndexStage
 from indexer.solr.writer import SolrWriter
-from indexer.urls import Scope, host_of, looks_like_trap, normalize_url, site_of
+from indexer.urls import (
+    Scope,
+    SiteAliases,
+    host_of,
+    looks_like_trap,
+    normalize_url,
+    origin_of,
+    site_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +160,9 @@ class Crawler:
         self._outbox: Outbox | None = None
         self._index: IndexStage | None = None
         self.deferred_deletes: list[str] = []
+        self.aliases = SiteAliases()
+        self._sitemap_origins: set[str] = set()
+        self._sitemap_reader: SitemapReader | None = None
 
     # -- top level -------------------------------------------------------------------------
 
@@ -160,10 +172,11 @@ class Crawler:
         self.frontier.start_run(crawl.resume)
         self._fetched = self.frontier.fetched_in_run()
         self._per_host = self.frontier.fetched_in_run_by_host()
+        self._prefer_seed_origins()
         self._enqueue(crawl.seeds, 0, from_seed=True)
         self._hosts = set(self.frontier.hosts_with_queued())
         if self.options.out:
-            self._out = self.options.out.open("w", encoding="utf-8")
+            self._out = self.options.out.open("a" if crawl.resume else "w", encoding="utf-8")
         workers = self.settings.extract.workers or os.cpu_count() or 1
         ctx = multiprocessing.get_context("forkserver")
         index_task = self._start_index_stage()
@@ -174,14 +187,37 @@ class Crawler:
                     robots = RobotsCache(
                         fetcher, self.settings.fetch.user_agent, self.settings.fetch.robots_retry
                     )
+                    self._sitemap_reader = SitemapReader(
+                        fetcher, self.settings.fetch.max_body_bytes
+                    )
                     await self._dispatch(fetcher, robots, pool)
             if not self.options.stop.is_set():
+                self._finish_left_over()
                 self.frontier.finish_run()
         finally:
             await self._stop_index_stage(index_task)
             if self._out:
                 self._out.close()
         return self.stats
+
+    def _prefer_seed_origins(self) -> None:
+        for seed in self.settings.crawl.seeds:
+            with contextlib.suppress(InvalidURLError):
+                self.aliases.prefer(normalize_url(seed, self.settings.crawl.strip_params))
+
+    def _finish_left_over(self) -> None:
+        """URLs still queued when a page limit ended the run get outcome ``max-pages``."""
+        crawl = self.settings.crawl
+        for host, count in self._per_host.items():
+            if crawl.max_pages_per_host is not None and count >= crawl.max_pages_per_host:
+                reason = f"crawl.max_pages_per_host={crawl.max_pages_per_host} reached"
+                self.stats.record_many(
+                    "max-pages", reason, self.frontier.finish_queued("max-pages", reason, host)
+                )
+        reason = f"crawl.max_pages={crawl.max_pages} reached"
+        self.stats.record_many(
+            "max-pages", reason, self.frontier.finish_queued("max-pages", reason)
+        )
 
     def _start_index_stage(self) -> asyncio.Task[None] | None:
         if not self.options.use_solr:
@@ -217,7 +253,8 @@ class Crawler:
 
     def _rejected(self, doc_id: str, message: str) -> None:
         self.frontier.finish(doc_id, "index-rejected", message[:300])
-        self.stats.outcomes["indexed"] -= 1
+        if self.stats.outcomes["indexed"] > 0:  # it may come from an earlier run's outbox
+            self.stats.outcomes["indexed"] -= 1
         self.stats.record("index-rejected", message[:200])
 
     # -- dispatching -----------------------------------------------------------------------
@@ -326,7 +363,7 @@ class Crawler:
         self, claimed: Claimed, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
     ) -> None:
         url, host = claimed.url, claimed.host
-        if not await self._robots_allow(url, robots):
+        if not await self._robots_allow(claimed, robots):
             return
         try:
             fetched = await fetcher.fetch(
@@ -354,15 +391,38 @@ class Crawler:
         )
         self._handle_page(claimed, fetched, page, host)
 
-    async def _robots_allow(self, url: str, robots: RobotsCache) -> bool:
-        host = host_of(url)
+    async def _robots_allow(self, claimed: Claimed, robots: RobotsCache) -> bool:
+        """Whether robots.txt allows the URL; an unavailable robots.txt defers it."""
+        url, host = claimed.url, claimed.host
         if not robots.is_cached(url):
             await self.politeness.turn(host)
         allowed, reason = await robots.allowed(url)
         self.politeness.set_crawl_delay(host, await robots.crawl_delay(url))
+        retry_at = robots.unavailable_until(url)
+        if retry_at is not None and claimed.attempts + 1 < self.settings.fetch.max_attempts:
+            self.stats.retries["robots-unavailable"] += 1
+            self.frontier.retry_later(url, retry_at, reason)
+            return False
         if not allowed:
             self._finish(url, "robots-disallowed", reason)
-        return allowed
+            return False
+        await self._discover_sitemaps(url, robots)
+        return True
+
+    async def _discover_sitemaps(self, url: str, robots: RobotsCache) -> None:
+        """Queue the URLs of the host's sitemaps, once per origin and run (depth 1)."""
+        origin = origin_of(url)
+        if self._sitemap_reader is None or not self.settings.crawl.sitemaps:
+            return
+        if origin in self._sitemap_origins:
+            return
+        self._sitemap_origins.add(origin)
+        listed = await robots.sitemaps(url)
+        pages = self._sitemap_reader.page_urls(
+            origin, listed, self.scope.allows, lambda u: self.politeness.turn(host_of(u))
+        )
+        async for batch in pages:
+            self._enqueue(batch, 1)
 
     async def _check_hop(self, first: str, target: str, robots: RobotsCache) -> None:
         if not self.scope.allows(target):
@@ -378,7 +438,8 @@ class Crawler:
             )
         decision = decide(claimed.attempts + 1, exc.retry_after, self.policy)
         if decision.delay is None:
-            self._finish(claimed.url, decision.outcome, f"{exc.outcome}: {exc.reason}")
+            outcome = decision.outcome or exc.outcome  # no retry allowed: the failure itself
+            self._finish(claimed.url, outcome, f"{exc.outcome}: {exc.reason}")
             return
         self.stats.retries[exc.outcome] += 1
         self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
@@ -420,11 +481,11 @@ class Crawler:
             "last_modified": fetched.headers.get("last-modified"),
         }
         if fetched.final_url != url:
-            self.frontier.record(
+            self.aliases.learn(url, fetched.final_url)
+            self.frontier.record_reached(
                 fetched.final_url,
                 host_of(fetched.final_url),
                 claimed.depth,
-                "indexed",
                 f"reached by redirect from {url}",
             )
         solr_doc = build_document(fetched, page.decoded, doc, run=self.frontier.run, digest=digest)
@@ -487,9 +548,10 @@ class Crawler:
         for raw in urls:
             try:
                 url = normalize_url(raw, crawl.strip_params, crawl.max_url_length)
+                url = self.aliases.canonical(url)
             except InvalidURLError as exc:
                 outcome = "trap" if "longer than" in str(exc) else "invalid-url"
-                self._record(raw[:2048], "", depth, outcome, str(exc)[:300])
+                self._record(_printable(raw), "", depth, outcome, str(exc)[:300])
                 continue
             host = host_of(url)
             reason = self._out_of_scope(url, depth, from_seed)
@@ -511,6 +573,9 @@ class Crawler:
             return f"deeper than crawl.max_depth={max_depth}"
         if looks_like_trap(url):
             return "trap"
+        limit = self.settings.crawl.max_query_variants
+        if "?" in url and self.frontier.query_variants(url, limit) >= limit:
+            return "trap"
         if not from_seed and not self.scope.allows(url):
             return "outside the crawl's hosts or patterns"
         return ""
@@ -531,6 +596,11 @@ def _with_depth(fetched: FetchResult, depth: int) -> FetchResult:
 def _robots_header(fetched: FetchResult, directive: str) -> bool:
     value = fetched.headers.get("x-robots-tag", "").lower()
     return directive in value or (directive == "noindex" and "none" in value)
+
+
+def _printable(raw: str) -> str:
+    """A bad URL as it can be stored and reported: at most 2048 characters, valid UTF-8."""
+    return raw[:2048].encode("utf-8", "replace").decode("utf-8")
 
 
 def _min(a: float | None, b: float) -> float:
