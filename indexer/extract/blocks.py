@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
+from indexer.extract.boilerplate import is_strong_furniture
 from indexer.extract.segment import Block, Segmentation
 
 # A block must beat this weight (Latin-equivalent characters) to count as content.
@@ -34,7 +35,7 @@ _EVIDENCE = "boolean(.//h1 | .//article | .//main | .//*[@itemprop='articleBody'
 
 
 def _is_wrapper(element: etree._Element, share: float) -> bool:
-    if share >= _WRAPPER_SHARE:
+    if share >= _WRAPPER_SHARE and not is_strong_furniture(element):
         return True
     return share >= _EVIDENCE_SHARE and bool(element.xpath(_EVIDENCE))
 
@@ -42,9 +43,10 @@ def _is_wrapper(element: etree._Element, share: float) -> bool:
 def mark_furniture(seg: Segmentation) -> None:
     """Set ``Block.furniture`` on blocks inside furniture elements that are not wrappers.
 
-    Markup names are only a hint: a "sidebar" or "header" element that holds most of the
-    page's content value (or a good share of it plus the ``<h1>`` or ``<article>``) is
-    taken for a layout wrapper and its flag ignored; furniture nested inside still counts.
+    Markup names are only a hint: an element that holds a good share of the page's
+    content value plus the ``<h1>`` or ``<article>``, or that holds most of the value and
+    is not unambiguous furniture (``div.side-by-side``, not ``div#comments``), is taken
+    for a layout wrapper and its flag ignored; furniture nested inside still counts.
     """
     if not seg.furniture:
         return

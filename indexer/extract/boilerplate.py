@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lxml import etree
@@ -41,18 +42,46 @@ def is_furniture(element: etree._Element) -> bool:
     """
     if element.tag in BOILERPLATE_TAGS:
         return True
-    attrib = element.attrib
-    role = attrib.get("role")
+    get = element.get
+    return _furniture_names(get("class"), get("id"), get("role"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _furniture_names(class_: str | None, id_: str | None, role: str | None) -> bool:
+    """Judge class, id and role values (pages repeat the same few, hence the cache)."""
     if role and role.lower() in _ROLES:
         return True
-    names = f"{attrib.get('class', '')} {attrib.get('id', '')}".lower()
-    if not names.strip():
+    if not class_ and not id_:
         return False
+    names = f"{class_ or ''} {id_ or ''}".lower()
     if _CONTENT_WORDS.search(names):
         return False
     if _FURNITURE_WORDS.search(names):
         return True
     return any(token in _FURNITURE_TOKENS for token in _TOKEN_SPLIT.split(names))
+
+
+# Whole class/id names that leave no doubt (unlike "side-by-side" or "widget-wrap").
+_STRONG_NAMES = frozenset(
+    {
+        "comment", "comments", "sidebar", "side", "footer", "nav", "navi", "navigation",
+        "menu", "breadcrumb", "breadcrumbs", "related", "share", "social", "sns", "ad",
+        "ads", "advertisement", "banner", "pager", "pagination", "trackback", "trackbacks",
+    }
+)  # fmt: skip
+_STRONG_TAGS = frozenset({"nav", "aside", "footer"})
+
+
+def is_strong_furniture(element: etree._Element) -> bool:
+    """True when furniture markup is unambiguous: ``nav``/``aside``/``footer``, a landmark
+    role, or a whole class/id name such as ``comments`` or ``sidebar``."""
+    if element.tag in _STRONG_TAGS:
+        return True
+    role = element.get("role")
+    if role and role.lower() in _ROLES:
+        return True
+    names = f"{element.get('class', '')} {element.get('id', '')}".lower().split()
+    return any(name in _STRONG_NAMES for name in names)
 
 
 def is_hidden(element: etree._Element) -> bool:

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import codecs
+import re
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 from w3lib.url import safe_url_string
 
+# URL code points that need no percent-encoding (RFC 3986 unreserved, reserved, valid %XX).
+_CLEAN = re.compile(r"(?:[A-Za-z0-9\-._~:/?@!$&'()*+,;=\[\]]|%[0-9A-Fa-f]{2})*\Z")
+_HTTP_WITH_HOST = re.compile(r"https?://[^/?#]", re.IGNORECASE)
+_ORIGIN = re.compile(r"https?://[^/?#]+", re.IGNORECASE)
 _FOLLOW_SCHEMES = frozenset({"http", "https"})
 _STRIP = " \t\n\r\f"  # ASCII white space, stripped from URL attributes (HTML §2.3.2)
 
@@ -35,6 +40,18 @@ def _encodable_query(query: str, encoding: str) -> str:
     return "".join(out)
 
 
+def _fast_join(base: str, href: str) -> str:
+    """``urljoin`` for the two commonest shapes, absolute and root-relative, else urljoin."""
+    if _HTTP_WITH_HOST.match(href):
+        if "/." not in href:
+            return href
+    elif href[0] == "/" and href[1:2] != "/" and "/." not in href:
+        origin = _ORIGIN.match(base)
+        if origin:
+            return origin.group(0) + href
+    return urljoin(base, href)
+
+
 def absolute_url(href: str, base: str, encoding: str) -> str | None:
     """Resolve ``href`` against ``base`` and encode it as a browser would send it.
 
@@ -45,9 +62,13 @@ def absolute_url(href: str, base: str, encoding: str) -> str | None:
         the absolute URL, or None for non-HTTP(S) schemes (``javascript:``, ``mailto:``,
         ``data:``, …) and for hrefs that cannot be parsed.
     """
-    href = href.strip(_STRIP)
-    if not href or href.startswith("#"):
+    href = href.strip(_STRIP).split("#", 1)[0]
+    if not href:
         return None
+    if _CLEAN.match(href) and _CLEAN.match(base):
+        # Already-safe ASCII on both sides: the join is all there is to do.
+        joined = _fast_join(base, href)
+        return joined if _HTTP_WITH_HOST.match(joined) else None
     try:
         joined = urljoin(base, href)
         parts = urlsplit(joined)
@@ -89,13 +110,15 @@ def outlinks(root: etree._Element, url: str, encoding: str, max_links: int) -> l
     base = document_base(root, url)
     encoding = output_encoding(encoding)
     seen: dict[str, None] = {}
+    hrefs: set[str] = set()
     for element in root.iter("a", "area"):
         href = element.get("href")
-        if href is None:
+        if href is None or href in hrefs:
             continue
         rel = element.get("rel")
         if rel and "nofollow" in rel.lower().split():
             continue
+        hrefs.add(href)
         link = absolute_url(href, base, encoding)
         if link is not None and link not in seen:
             seen[link] = None

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lxml import etree, html
+from lxml import etree
 from lxml.cssselect import CSSSelector, SelectorError
 
 from indexer.errors import ConfigError
@@ -75,14 +75,28 @@ def matching_rule(url: str, rules: Sequence[SiteRule]) -> SiteRule | None:
     return None
 
 
-def _select(selector: str, root: etree._Element) -> list[html.HtmlElement]:
+def _drop_tree(element: etree._Element) -> None:
+    """Remove ``element`` and its children but keep its tail text in place."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    if element.tail:
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + element.tail
+        else:
+            parent.text = (parent.text or "") + element.tail
+    parent.remove(element)
+
+
+def _select(selector: str, root: etree._Element) -> list[etree._Element]:
     matches = CSSSelector(selector)(root)
     if not isinstance(matches, list):
         return []
-    return [m for m in matches if isinstance(m, html.HtmlElement)]
+    return [m for m in matches if isinstance(m, etree._Element)]
 
 
-def apply_rule(root: etree._Element, rule: SiteRule) -> list[html.HtmlElement]:
+def apply_rule(root: etree._Element, rule: SiteRule) -> list[etree._Element]:
     """Drop ``rule.exclude`` matches from the tree and return the ``rule.include`` matches.
 
     The tree is modified (excluded elements removed, their tails kept). Included
@@ -90,9 +104,8 @@ def apply_rule(root: etree._Element, rule: SiteRule) -> list[html.HtmlElement]:
     """
     for selector in rule.exclude:
         for element in _select(selector, root):
-            if element.getparent() is not None:
-                element.drop_tree()
-    found: list[html.HtmlElement] = []
+            _drop_tree(element)
+    found: list[etree._Element] = []
     for selector in rule.include:
         found.extend(_select(selector, root))
     chosen = set(found)

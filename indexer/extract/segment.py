@@ -8,14 +8,22 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from indexer.extract.boilerplate import is_furniture, is_hidden
-from indexer.extract.tags import BLOCK_TAGS, CELL_TAGS, DROP_TAGS, HEADING_TAGS
-from indexer.extract.text import collapse, join_lines
+from indexer.extract.tags import BLOCK_TAGS, BOILERPLATE_TAGS, CELL_TAGS, DROP_TAGS, HEADING_TAGS
+from indexer.extract.text import BREAK, collapse, join_lines
 
 # Sentence punctuation, Japanese and Latin (Latin only before a space or at the end, so
 # that URLs, decimals and abbreviations inside words do not count).
 _PUNCT = re.compile(r"[。、．，！？!?]|[.,;:](?=\s|$)")
 _WIDE = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff66-\uff9f]")
 _BLOCKISH = BLOCK_TAGS | CELL_TAGS
+# Inline elements: their furniture class names (a.share-link) say nothing about blocks.
+_PHRASING_TAGS = frozenset(
+    {
+        "a", "abbr", "b", "big", "cite", "code", "em", "font", "i", "img", "kbd", "label",
+        "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var",
+    }
+)  # fmt: skip
+_STRUCTURE_TAGS = frozenset({"article", "main", "table", "tr", "td", "th"})
 _LAYOUT_IN_CELL = BLOCK_TAGS | {"br", "img"}
 
 
@@ -95,6 +103,7 @@ class _Acc:
     pieces: list[str] = field(default_factory=list)
     link_chars: int = 0
     tags: int = 0
+    has_text: bool = False
 
 
 class _Walker:
@@ -108,7 +117,11 @@ class _Walker:
 
     def flush(self) -> None:
         acc = self.acc
-        if not acc.pieces or self.owner is None:
+        if not acc.has_text:
+            if acc.pieces:
+                self.acc = _Acc()
+            return
+        if self.owner is None:
             self.acc = _Acc()
             return
         text = join_lines(acc.pieces)
@@ -134,50 +147,65 @@ class _Walker:
     def add_text(self, text: str | None, in_link: bool) -> None:
         if not text:
             return
+        if text.isspace():
+            self.acc.pieces.append(" ")
+            return
         text = collapse(text)
         self.acc.pieces.append(text)
+        self.acc.has_text = True
         if in_link:
             self.acc.link_chars += len(text) - text.count(" ")
 
     def walk(self, node: etree._Element, in_link: bool, in_article: bool, depth: int) -> None:
         tag = node.tag
-        if not isinstance(tag, str) or tag in DROP_TAGS or is_hidden(node):
+        if not isinstance(tag, str) or tag in DROP_TAGS:
+            return
+        has_attributes = bool(node.keys())
+        if has_attributes and is_hidden(node):
             return
         if tag == "br":
-            self.acc.pieces.append("\x00")
+            self.acc.pieces.append(BREAK)
             return
-        start = len(self.seg.blocks)
-        blockish = tag in _BLOCKISH and not (tag in CELL_TAGS and self.in_row)
-        saved = (self.owner, self.heading, self.depth)
+        seg = self.seg
+        start = len(seg.blocks)
+        blockish = tag in _BLOCKISH and not (self.in_row and tag in CELL_TAGS)
+        saved = (self.owner, self.heading, self.depth, self.in_row)
         if blockish:
             self.flush()
             self.owner, self.depth = node, depth
-            self.heading = tag in HEADING_TAGS or self.heading
+            self.heading = self.heading or tag in HEADING_TAGS
         else:
             self.acc.tags += 1
-        furniture = is_furniture(node) and not (in_article and _holds_title(node))
-        in_article = in_article or tag in ("article", "main")
-        in_link = in_link or (tag == "a" and "href" in node.attrib)
-        saved_row = self.in_row
-        if tag == "tr":
-            self.in_row = _data_row(node)
-        elif tag == "table":
-            self.in_row = False
-        elif tag in CELL_TAGS and self.in_row:
-            self.acc.pieces.append(" ")
+        furniture = (
+            (has_attributes or tag in BOILERPLATE_TAGS)
+            and tag not in _PHRASING_TAGS
+            and is_furniture(node)
+        )
+        if furniture and in_article:
+            furniture = not _holds_title(node)
+        if tag in _STRUCTURE_TAGS:
+            in_article = in_article or tag in ("article", "main")
+            if tag == "tr":
+                self.in_row = _data_row(node)
+            elif tag == "table":
+                self.in_row = False
+            elif self.in_row and tag in CELL_TAGS:
+                self.acc.pieces.append(" ")
+        elif tag == "a" and not in_link:
+            in_link = node.get("href") is not None
         self.add_text(node.text, in_link)
         for child in node:
             self.walk(child, in_link, in_article, depth + 1)
-            self.add_text(child.tail, in_link)
-        self.in_row = saved_row
+            if child.tail:
+                self.add_text(child.tail, in_link)
         if blockish:
             self.flush()
-            self.owner, self.heading, self.depth = saved
-        end = len(self.seg.blocks)
+        self.owner, self.heading, self.depth, self.in_row = saved
+        end = len(seg.blocks)
         if end > start:
-            self.seg.spans[node] = (start, end)
+            seg.spans[node] = (start, end)
             if furniture:
-                self.seg.furniture.append(node)
+                seg.furniture.append(node)
 
 
 def segment(body: etree._Element) -> Segmentation:

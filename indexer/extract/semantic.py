@@ -11,11 +11,16 @@ from indexer.extract.segment import Segmentation
 
 # Most specific first (schema.org Article.articleBody; HTML §4.3.2 article, §4.4.14 main;
 # WAI-ARIA role=main).
-_QUERIES = (
-    "//*[@itemprop='articleBody']",
-    "//article",
-    "//main | //*[@role='main']",
-)
+_QUERY = "//article | //main | //*[@role='main'] | //*[@itemprop='articleBody']"
+
+
+def _kind(element: etree._Element) -> int:
+    """0 articleBody, 1 article, 2 main (the order of trust)."""
+    if element.get("itemprop") == "articleBody":
+        return 0
+    return 1 if element.tag == "article" else 2
+
+
 # Of several matches, those worth at least this share of the best one are kept together
 # (the entries of a diary page); smaller ones are teaser cards of other pages.
 _PEER_SHARE = 0.3
@@ -40,12 +45,15 @@ def semantic_candidates(
     pages drop out. Nested matches count once; furniture inside (asides, share bars) is
     dropped. Plausibility (enough text, not mostly links) is judged by :mod:`.select`.
     """
+    found = root.xpath(_QUERY)
+    if not isinstance(found, list):
+        return []
+    kinds: list[list[etree._Element]] = [[], [], []]
+    for element in found:
+        if isinstance(element, etree._Element) and element in seg.spans:
+            kinds[_kind(element)].append(element)
     candidates = []
-    for query in _QUERIES:
-        found = root.xpath(query)
-        if not isinstance(found, list):
-            continue
-        elements = [e for e in found if isinstance(e, etree._Element) and e in seg.spans]
+    for elements in kinds:
         spans = [seg.spans[e] for e in _outermost(elements)]
         if not spans:
             continue

@@ -19,7 +19,7 @@ _WIDE = (
 # characters is removed rather than turned into a space.
 _WIDE_BREAK = re.compile(rf"(?<=[{_WIDE}])[ \t\r\f]*\n\s*(?=[{_WIDE}])")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0\u200b]+")
-_BREAK = "\x00"  # a line-break marker that never occurs in parsed HTML text
+BREAK = "\x00"  # a line-break marker that never occurs in parsed HTML text
 
 
 def collapse(text: str) -> str:
@@ -36,12 +36,12 @@ def _pieces(node: etree._Element, pre: bool) -> Iterator[str]:
     if tag in DROP_TAGS:
         return
     if tag == "br":
-        yield _BREAK
+        yield BREAK
         return
     block = tag in BLOCK_TAGS
     pre = pre or tag in ("pre", "textarea", "listing", "plaintext", "xmp")
     if block:
-        yield _BREAK
+        yield BREAK
     elif tag in CELL_TAGS:
         yield " "
     if node.text:
@@ -51,11 +51,11 @@ def _pieces(node: etree._Element, pre: bool) -> Iterator[str]:
         if child.tail:
             yield _pre_text(child.tail) if pre else collapse(child.tail)
     if block:
-        yield _BREAK
+        yield BREAK
 
 
 def _pre_text(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\n", _BREAK)
+    return text.replace("\r\n", "\n").replace("\n", BREAK)
 
 
 def node_text(node: etree._Element) -> str:
@@ -76,6 +76,8 @@ def nodes_text(nodes: Iterable[etree._Element]) -> str:
 
 def join_lines(pieces: Iterable[str]) -> str:
     """Join text pieces, split at break markers, strip and drop empty lines."""
-    raw = "".join(pieces)
-    lines = (_SPACES.sub(" ", line).strip() for line in raw.split(_BREAK))
+    raw = _SPACES.sub(" ", "".join(pieces))
+    if BREAK not in raw:
+        return raw.strip(" ")
+    lines = (line.strip(" ") for line in raw.split(BREAK))
     return "\n".join(line for line in lines if line)

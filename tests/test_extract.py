@@ -1,0 +1,128 @@
+"""The extraction chain on hand-written fixtures: each page shape it must get right."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from indexer.errors import ExtractError
+from indexer.extract import SiteRule, extract
+
+FIXTURES = Path(__file__).parent / "fixtures" / "extract"
+URL = "http://intra.example/dept/page.html"
+
+
+def _doc(name: str, **kwargs: object):  # type: ignore[no-untyped-def]
+    html = (FIXTURES / name).read_text(encoding="utf-8")
+    return extract(html, URL, **kwargs)  # type: ignore[arg-type]
+
+
+def test_sidebar_with_more_text_than_the_article_is_left_out() -> None:
+    doc = _doc("sidebar_long.html")
+    assert "会議室の予約はすべて新しい予約システム" in doc.text
+    assert "内線1234" in doc.text
+    assert "山岳部" not in doc.text
+    assert "総務部ポータル" not in doc.text
+
+
+def test_comment_thread_longer_than_the_article_is_left_out() -> None:
+    doc = _doc("comment_thread.html")
+    assert "replaced with a new colour model" in doc.text
+    assert "double-sided" not in doc.text
+    assert "Archive" not in doc.text
+
+
+def test_divider_inside_the_article_does_not_cut_it() -> None:
+    doc = _doc("divider_in_article.html")
+    assert "ファイルサーバを新しい機器へ移行します" in doc.text
+    assert "古いバックアップは三月末で削除されます" in doc.text
+    assert "ご協力をお願いいたします" in doc.text
+    assert "個人情報保護方針" not in doc.text
+    assert "ページの先頭へ" not in doc.text
+
+
+def test_table_layout_article_cell_is_found() -> None:
+    doc = _doc("table_layout.html")
+    assert "卒業研究発表会は二月十五日に開催されます" in doc.text
+    assert "来年度の計画について議論します" in doc.text
+    assert "掲示板" not in doc.text
+    assert "Copyright" not in doc.text
+    # <br> inside the cell keeps the paragraph breaks.
+    assert "五分です。\n発表資料は" in doc.text
+
+
+def test_entry_page_gives_full_text_not_the_excerpts() -> None:
+    doc = _doc("entry_with_excerpts.html")
+    assert "四月二十日から五月十日までの平日" in doc.text
+    assert "結果の写しを提出してください" in doc.text
+    assert "続きを読む" not in doc.text
+    assert "社員食堂" not in doc.text
+
+
+def test_diary_keeps_every_entry() -> None:
+    doc = _doc("diary.html")
+    for snippet in (
+        "社内のサーバをようやく止めた",
+        "EUC-JPで保存されていて",
+        "資料の整理を一日かけて",
+    ):
+        assert snippet in doc.text
+    assert "前の月" not in doc.text
+    assert "追記" not in doc.text
+
+
+def test_short_article_does_not_come_back_as_menus() -> None:
+    doc = _doc("short_article.html")
+    assert "6月3日（月）は臨時休業いたします" in doc.text
+    for menu in ("蔵書検索", "こどものページ", "2023年のお知らせ", "サイトマップ"):
+        assert menu not in doc.text
+    assert len(doc.text) < 250
+
+
+def test_title_heading_leads_the_text_and_headings_are_listed() -> None:
+    doc = _doc("divider_in_article.html")
+    assert doc.text.splitlines()[0] == "サーバ移行のお知らせ"
+    assert doc.headings == ["サーバ移行のお知らせ"]
+    assert doc.extractor in {"semantic", "blocks", "dom"}
+
+
+def test_site_rule_include_and_exclude() -> None:
+    rule = SiteRule(r"^http://intra\.example/dept/", ("div.recent",), ("h2",))
+    doc = _doc("entry_with_excerpts.html", rules=[rule])
+    assert doc.extractor == "rules"
+    assert "社員食堂の新メニュー" in doc.text
+    assert "最近の記事" not in doc.text
+    assert "健康診断" not in doc.text
+
+
+def test_site_rule_for_another_site_is_ignored() -> None:
+    rule = SiteRule(r"^http://other\.example/", ("div.recent",))
+    doc = _doc("entry_with_excerpts.html", rules=[rule])
+    assert doc.extractor != "rules"
+    assert "健康診断" in doc.text
+
+
+def test_page_without_markup_falls_back_to_body_text() -> None:
+    doc = extract("<html><body><nav><a href='/'>Home</a></nav>Just a line</body></html>", URL)
+    assert doc.text == "Just a line"
+
+
+@pytest.mark.parametrize("html", ["", "   \n  "])
+def test_unparseable_page_raises_extract_error(html: str) -> None:
+    with pytest.raises(ExtractError):
+        extract(html, URL)
+
+
+def test_xml_declaration_with_encoding_is_accepted() -> None:
+    html = (
+        '<?xml version="1.0" encoding="euc-jp"?><html><body><p>日本語の本文です。</p></body></html>'
+    )
+    assert extract(html, URL).text == "日本語の本文です。"
+
+
+def test_extract_is_picklable_for_a_process_pool() -> None:
+    assert pickle.loads(pickle.dumps(extract)) is extract
+    doc = _doc("short_article.html")
+    assert pickle.loads(pickle.dumps(doc)) == doc

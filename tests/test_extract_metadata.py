@@ -1,0 +1,73 @@
+"""Metadata: title without site name, dates, language, canonical, keywords, robots."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.extract import extract
+from indexer.extract.metadata import clean_title, iso_date
+
+PAGE = "http://intra.example/news/1.html"
+
+
+def test_metadata_fields_are_read() -> None:
+    html = """<html lang="ja"><head><title>記事の題 | サイト名</title>
+    <meta name="description" content="説明文">
+    <meta name="keywords" content="検索, 全文検索、Solr">
+    <meta name="author" content="山田太郎">
+    <meta property="article:published_time" content="2024-05-01T09:00:00+09:00">
+    <script type="application/ld+json">{"@type": "Article", "dateModified": "2024-05-02"}</script>
+    <link rel="canonical" href="/news/1">
+    </head><body><h1>記事の題</h1><p>本文です。</p></body></html>"""
+    doc = extract(html, PAGE)
+    assert doc.title == "記事の題"
+    assert doc.description == "説明文"
+    assert doc.keywords == ["検索", "全文検索", "Solr"]
+    assert doc.author == "山田太郎"
+    assert doc.published == "2024-05-01T09:00:00+09:00"
+    assert doc.modified == "2024-05-02"
+    assert doc.lang == "ja"
+    assert doc.canonical_url == "http://intra.example/news/1"
+    assert doc.robots == frozenset()
+
+
+def test_og_title_wins_and_site_name_is_removed() -> None:
+    html = """<html><head><title>x</title>
+    <meta property="og:title" content="社内ポータル - 休暇の申請方法">
+    <meta property="og:site_name" content="社内ポータル"></head>
+    <body><p>本文です。</p></body></html>"""
+    assert extract(html, PAGE).title == "休暇の申請方法"
+
+
+@pytest.mark.parametrize(
+    ("raw", "site", "h1", "expected"),
+    [
+        ("休暇の申請方法｜社内ポータル", None, "休暇の申請方法", "休暇の申請方法"),
+        ("Site :: A much longer page title", None, None, "A much longer page title"),
+        ("Just a title", None, None, "Just a title"),
+    ],
+)
+def test_clean_title(raw: str, site: str | None, h1: str | None, expected: str) -> None:
+    assert clean_title(raw, site, h1) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2024-05-01", "2024-05-01"),
+        ("2024-05-01T00:00:00Z", "2024-05-01T00:00:00+00:00"),
+        ("2024年5月1日", "2024-05-01"),
+        ("2024/05/01 10:00", "2024-05-01"),
+        ("yesterday", None),
+        ("2024-13-45", None),
+    ],
+)
+def test_iso_date(value: str, expected: str | None) -> None:
+    assert iso_date(value) == expected
+
+
+def test_robots_none_means_noindex_nofollow() -> None:
+    doc = extract(
+        '<html><head><meta name="ROBOTS" content="none"></head><body>x</body></html>', PAGE
+    )
+    assert {"noindex", "nofollow"} <= doc.robots
