@@ -24,8 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from indexer.errors import ConfigError
 
@@ -105,7 +106,13 @@ class SolrSettings(_Section):
     """Where and how to index (``solr.*``)."""
 
     url: str = Field("http://127.0.0.1:8983/solr", description="Solr base URL.")
+    urls: tuple[str, ...] = Field(
+        (), description="More base URLs of the same SolrCloud cluster, tried when solr.url fails."
+    )
     core: str = Field("pages", description="Core (or collection) to write to.")
+    collection: str | None = Field(
+        None, description="SolrCloud collection to write to; when set, used instead of solr.core."
+    )
     batch_size: int = Field(200, ge=1, description="Documents per update request.")
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
     commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
@@ -115,6 +122,25 @@ class SolrSettings(_Section):
     )
     user: str | None = Field(None, description="Basic auth user.")
     password: SecretStr | None = Field(None, description="Basic auth password.")
+
+    @field_validator("url", "urls")
+    @classmethod
+    def _no_credentials_in_urls(cls, value: str | tuple[str, ...]) -> str | tuple[str, ...]:
+        """Reject ``http://user:pass@host``: URLs end up in logs and error messages."""
+        for url in (value,) if isinstance(value, str) else value:
+            if "@" in urlsplit(url).netloc:
+                raise ValueError("no credentials in Solr URLs: set solr.user and solr.password")
+        return value
+
+    @property
+    def target(self) -> str:
+        """The collection if set, else the core: the path segment after the base URL."""
+        return self.collection or self.core
+
+    @property
+    def node_urls(self) -> tuple[str, ...]:
+        """``solr.url`` then ``solr.urls``, without trailing slashes or repeats."""
+        return tuple(dict.fromkeys(u.rstrip("/") for u in (self.url, *self.urls)))
 
 
 class ExtractSettings(_Section):
