@@ -23,6 +23,7 @@ log = logging.getLogger("indexer")
 FLAG_KEYS = {
     "solr": "solr.url",
     "core": "solr.core",
+    "collection": "solr.collection",
     "delay": "fetch.delay",
     "per_host": "fetch.per_host",
     "concurrency": "fetch.concurrency",
@@ -51,6 +52,7 @@ def add_parser(sub: Any) -> None:
     add_common(p)
     p.add_argument("--solr", help="Solr base URL (solr.url)")
     p.add_argument("--core", help="core or collection (solr.core)")
+    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
     p.add_argument("--out", type=Path, help="also write each document as a JSON line here")
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--per-host", type=int, help="requests in flight per host (fetch.per_host)")
