@@ -3,13 +3,18 @@
 aiohttp errors are translated here into :class:`indexer.errors.FetchError` subclasses and
 never leave this module. Redirects are followed by us (``fetch.max_redirects`` hops), each
 hop re-checked by the caller's ``check_hop`` (scope and robots.txt). The body cap applies
-to the decompressed body while it streams, so a gzip bomb costs at most the cap.
+to the decompressed body while it streams: we decompress ourselves (RFC 9110 §8.4.1 gzip and
+deflate, the only codings we ask for) with zlib's ``max_length``, so a gzip bomb costs at
+most the cap plus one network chunk. Credentials (``fetch.auth``) are sent only to their own
+host and never appear in a reason or a log line.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import ssl
+import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,6 +35,7 @@ from indexer.urls import normalize_url
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
+_SMALL_REDIRECTS = 6  # robots.txt and sitemaps: five redirects followed (RFC 9309 §2.3.1.2)
 
 #: ``check_hop(url) -> None``: raises FetchError when a redirect target may not be fetched.
 HopCheck = Callable[[str], Awaitable[None]]
@@ -46,7 +52,8 @@ class Validators:
 def build_session(cfg: FetchSettings) -> aiohttp.ClientSession:
     """The crawl's HTTP session: timeouts, TLS, headers and connection limits from ``cfg``.
 
-    Must be called inside a running event loop; the caller closes it.
+    Bodies are not decompressed by aiohttp (see :class:`_Decoder`). Must be called inside a
+    running event loop; the caller closes it.
     """
     ssl_ctx: ssl.SSLContext | bool
     if not cfg.verify_tls:
@@ -61,15 +68,19 @@ def build_session(cfg: FetchSettings) -> aiohttp.ClientSession:
     timeout = aiohttp.ClientTimeout(
         total=cfg.timeout, connect=cfg.connect_timeout, sock_read=cfg.timeout
     )
-    headers = {"User-Agent": cfg.user_agent, **cfg.headers}
-    return aiohttp.ClientSession(
+    headers = {"User-Agent": cfg.user_agent, "Accept-Encoding": "gzip, deflate", **cfg.headers}
+    session = aiohttp.ClientSession(
         connector=connector,
         timeout=timeout,
         headers=headers,
-        auto_decompress=True,
+        auto_decompress=False,
         max_line_size=64 * 1024,
         max_field_size=64 * 1024,
     )
+    # aiohttp silently repeats a request at once when a reused keep-alive connection is
+    # reset; that second start would break the per-host delay. Retries are ours to decide.
+    session._retry_connection = False
+    return session
 
 
 class Fetcher:
@@ -84,36 +95,43 @@ class Fetcher:
         self._session = session
         self._cfg = cfg
 
-    def _auth(self, url: str) -> aiohttp.BasicAuth | None:
-        host = URL(url).host or ""
-        creds = self._cfg.auth.get(host)
+    def _auth(self, url: str) -> dict[str, str]:
+        """The ``Authorization`` header for ``url``'s host (RFC 7617 Basic, UTF-8), if any."""
+        parsed = URL(url)
+        host = parsed.host or ""
+        creds = self._cfg.auth.get(f"{host}:{parsed.port}") or self._cfg.auth.get(host)
         if not creds:
-            return None
-        return aiohttp.BasicAuth(
-            creds["user"].get_secret_value(), creds["password"].get_secret_value()
-        )
+            return {}
+        pair = f"{creds['user'].get_secret_value()}:{creds['password'].get_secret_value()}"
+        return {"Authorization": "Basic " + base64.b64encode(pair.encode("utf-8")).decode()}
 
-    async def get_text(self, url: str, max_bytes: int = 512 * 1024) -> tuple[int, bytes]:
-        """GET a small resource (robots.txt, sitemap) without redirects limits checks.
+    async def get_text(
+        self, url: str, max_bytes: int = 512 * 1024, truncate: bool = False
+    ) -> tuple[int, bytes]:
+        """GET a small resource (robots.txt, sitemap), following up to 5 redirects.
 
-        Returns ``(status, body)``; follows up to 5 redirects.
+        Returns ``(status, body)``, the body decompressed (Content-Encoding); a sixth
+        redirect is returned as it is (status 3xx).
+
+        Args:
+            max_bytes: body cap; beyond it the body is cut (``truncate``) or refused.
 
         Raises:
             RetryableFetchError: network failure or timeout.
-            PermanentFetchError: body over ``max_bytes``.
+            PermanentFetchError: body over ``max_bytes`` and not ``truncate``, or a
+                redirect to a URL that cannot be fetched.
         """
-        async with (
-            self._guard(url),
-            self._session.get(
-                url,
-                allow_redirects=True,
-                max_redirects=5,
-                proxy=self._cfg.proxy,
-                auth=self._auth(url),
-            ) as resp,
-        ):
-            body = await self._read_capped(url, resp, max_bytes)
-            return resp.status, body
+        for _hop in range(_SMALL_REDIRECTS):
+            async with (
+                self._guard(url),
+                self._session.get(
+                    url, allow_redirects=False, proxy=self._cfg.proxy, headers=self._auth(url)
+                ) as resp,
+            ):
+                if resp.status not in _REDIRECTS or not resp.headers.get("Location"):
+                    return resp.status, await self._read_capped(url, resp, max_bytes, truncate)
+                url = self._redirect_target(url, resp)
+        return resp.status, b""
 
     async def fetch(
         self,
@@ -157,7 +175,7 @@ class Fetcher:
 
     async def _one(self, first: str, url: str, validators: Validators) -> FetchResult | str:
         """One request; a redirect returns the normalized target URL."""
-        headers = {}
+        headers = self._auth(url)
         if validators.etag:
             headers["If-None-Match"] = validators.etag
         if validators.last_modified:
@@ -169,7 +187,6 @@ class Fetcher:
                 headers=headers,
                 allow_redirects=False,
                 proxy=self._cfg.proxy,
-                auth=self._auth(url),
             ) as resp,
         ):
             if resp.status in _REDIRECTS:
@@ -217,25 +234,79 @@ class Fetcher:
         if media not in self._cfg.content_types:
             raise PermanentFetchError(url, "wrong-type", f"content type {media}")
 
-    async def _read_capped(self, url: str, resp: aiohttp.ClientResponse, max_bytes: int) -> bytes:
+    async def _read_capped(
+        self, url: str, resp: aiohttp.ClientResponse, max_bytes: int, truncate: bool = False
+    ) -> bytes:
+        coding = resp.headers.get("Content-Encoding", "identity").strip().lower()
         declared = resp.content_length
-        if (
-            declared is not None
-            and declared > max_bytes
-            and not resp.headers.get("Content-Encoding")
-        ):
+        if declared is not None and declared > max_bytes and coding == "identity" and not truncate:
             raise PermanentFetchError(url, "too-large", f"Content-Length {declared} > {max_bytes}")
+        decoder = _Decoder(url, coding)
         chunks: list[bytes] = []
         size = 0
-        async for chunk in resp.content.iter_chunked(_CHUNK):
+        async for raw in resp.content.iter_chunked(_CHUNK):
+            chunk = decoder.feed(raw, max_bytes - size)
             size += len(chunk)
             if size > max_bytes:
+                if truncate:
+                    chunks.append(chunk[: len(chunk) - (size - max_bytes)])
+                    break
                 raise PermanentFetchError(url, "too-large", f"body over {max_bytes} bytes")
             chunks.append(chunk)
+        else:
+            decoder.finish()
         return b"".join(chunks)
 
     def _guard(self, url: str) -> _ErrorTranslation:
         return _ErrorTranslation(url)
+
+
+class _Decoder:
+    """Streaming Content-Encoding decoder (RFC 9110 §8.4.1) that never inflates past a limit.
+
+    ``deflate`` is the zlib format (RFC 1950) but some servers send raw deflate (RFC 1951):
+    both are accepted, as browsers do.
+
+    Raises:
+        PermanentFetchError: ``wrong-type`` for a coding we did not ask for,
+            ``bad-response`` for corrupt compressed data.
+    """
+
+    def __init__(self, url: str, coding: str) -> None:
+        self._url = url
+        self._coding = coding
+        self._zlib: zlib._Decompress | None = None
+        if coding in ("gzip", "x-gzip"):
+            self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        elif coding == "deflate":
+            self._zlib = None  # chosen on the first bytes
+        elif coding != "identity":
+            raise PermanentFetchError(url, "wrong-type", f"content coding {coding[:40]}")
+
+    def feed(self, data: bytes, room: int) -> bytes:
+        """Decoded bytes of ``data``; at most ``room + 1`` of them (enough to see the cap)."""
+        if self._coding == "identity":
+            return data
+        if self._zlib is None:
+            zlib_header = (
+                len(data) >= 2 and (data[0] & 0x0F) == 8 and ((data[0] << 8) | data[1]) % 31 == 0
+            )
+            self._zlib = zlib.decompressobj(zlib.MAX_WBITS if zlib_header else -zlib.MAX_WBITS)
+        try:
+            return self._zlib.decompress(data, max(room, 0) + 1)
+        except zlib.error as exc:
+            raise PermanentFetchError(
+                self._url, "bad-response", f"corrupt {self._coding} body: {exc}"[:200]
+            ) from None
+
+    def finish(self) -> None:
+        """Check that a compressed body was complete.
+
+        Raises:
+            PermanentFetchError: ``bad-response`` for a truncated compressed stream.
+        """
+        if self._zlib is not None and not self._zlib.eof:
+            raise PermanentFetchError(self._url, "bad-response", f"truncated {self._coding} body")
 
 
 class _ErrorTranslation:
@@ -253,16 +324,18 @@ class _ErrorTranslation:
         if ev is None or isinstance(ev, FetchError):
             return
         url = self._url
+        detail = " ".join(str(ev).split())  # aiohttp messages span lines
         if isinstance(ev, asyncio.TimeoutError | aiohttp.ServerTimeoutError):
             raise RetryableFetchError(url, "timeout", "request timed out") from None
         if isinstance(ev, aiohttp.InvalidURL | aiohttp.NonHttpUrlClientError):
-            raise PermanentFetchError(url, "invalid-url", str(ev)[:200]) from None
+            raise PermanentFetchError(url, "invalid-url", detail[:200]) from None
         if isinstance(ev, aiohttp.ClientResponseError):
+            message = " ".join(ev.message.split())
             raise RetryableFetchError(
-                url, "connection-error", f"bad response: {ev.message}"[:200]
+                url, "connection-error", f"bad response: {message}"[:200]
             ) from None
         if isinstance(ev, aiohttp.ClientError | ConnectionError | OSError):
-            reason = f"{type(ev).__name__}: {ev}"[:200]
+            reason = f"{type(ev).__name__}: {detail}"[:200]
             raise RetryableFetchError(url, "connection-error", reason) from None
         if isinstance(ev, ValueError | UnicodeError | LookupError):
-            raise PermanentFetchError(url, "invalid-url", str(ev)[:200]) from None
+            raise PermanentFetchError(url, "invalid-url", detail[:200]) from None

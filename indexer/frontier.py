@@ -232,6 +232,38 @@ class Frontier:
                 (outcome, reason, time.time(), url),
             )
 
+    def record_reached(self, url: str, host: str, depth: int, reason: str) -> None:
+        """Record ``url`` as indexed in this run, reached by a redirect from another URL.
+
+        A copy of it still queued in this run is settled too, so it is not fetched again.
+        """
+        self._db.execute(
+            "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
+            "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
+            "ON CONFLICT(url) DO UPDATE SET state='done', outcome='indexed', "
+            "reason=excluded.reason, reached_run=excluded.run, run=excluded.run "
+            "WHERE urls.run < excluded.run OR urls.state='queued'",
+            (url, host, depth, self.run, reason, self.run, self.run, time.time()),
+        )
+
+    def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
+        """Give every URL still queued (of ``host``, or all) a final outcome; returns how many."""
+        sql = "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE state='queued'"
+        params: tuple[object, ...] = (outcome, reason, time.time())
+        if host is not None:
+            sql += " AND host=?"
+            params += (host,)
+        return self._db.execute(sql, params).rowcount
+
+    def query_variants(self, url: str, limit: int) -> int:
+        """How many known URLs share ``url``'s part before ``?`` (counting stops at ``limit``)."""
+        prefix = url.split("?", 1)[0] + "?"
+        row = self._db.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM urls WHERE url > ? AND url < ? LIMIT ?)",
+            (prefix, prefix[:-1] + "@", limit),
+        ).fetchone()
+        return int(row[0])
+
     def record(self, url: str, host: str, depth: int, outcome: str, reason: str) -> bool:
         """Store a final outcome for a URL that was never queued (e.g. out of scope).
 
@@ -308,6 +340,54 @@ class Frontier:
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db)
+
+
+class FrontierView:
+    """Read-only view of a frontier for reports; needs no lock, so it works during a crawl.
+
+    Args:
+        data_dir: the crawl's data directory.
+
+    Raises:
+        FileNotFoundError: no frontier in ``data_dir``.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        path = data_dir / "frontier.sqlite3"
+        if not path.is_file():
+            raise FileNotFoundError(f"no crawl state in {data_dir}")
+        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def __enter__(self) -> FrontierView:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def counts(self) -> Iterator[tuple[str, str, int]]:
+        """``(host, outcome, count)`` ordered by host then outcome; URLs without an outcome
+        yet count as ``queued`` (or ``fetching``)."""
+        yield from self._db.execute(
+            "SELECT host, CASE WHEN state='done' THEN outcome ELSE state END AS o, COUNT(*) "
+            "FROM urls GROUP BY host, o ORDER BY host, o"
+        )
+
+    def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
+        """``(url, outcome, reason)`` by URL, optionally of one outcome only."""
+        sql = (
+            "SELECT url, CASE WHEN state='done' THEN outcome ELSE state END AS o, "
+            "COALESCE(reason, '') FROM urls"
+        )
+        if outcome is None:
+            yield from self._db.execute(sql + " ORDER BY url")
+        else:
+            yield from self._db.execute(sql + " WHERE o=? ORDER BY url", (outcome,))
 
 
 class _Transaction:

@@ -428,6 +428,10 @@ class Crawler:
         if not self.scope.allows(target):
             raise PermanentFetchError(first, "out-of-scope", f"redirect to {target}")
         allowed, reason = await robots.allowed(target)
+        if robots.unavailable_until(target) is not None:  # its host is down: try again later
+            raise RetryableFetchError(
+                first, "robots-unavailable", f"redirect to {target}: {reason}"
+            )
         if not allowed:
             raise PermanentFetchError(first, "robots-disallowed", f"redirect to {target}: {reason}")
 
@@ -556,7 +560,7 @@ class Crawler:
             host = host_of(url)
             reason = self._out_of_scope(url, depth, from_seed)
             if reason:
-                outcome = "trap" if reason == "trap" else "out-of-scope"
+                outcome = "trap" if reason.startswith("trap") else "out-of-scope"
                 self._record(url, host, depth, outcome, reason)
                 continue
             entries.append((url, host, depth))
@@ -572,10 +576,10 @@ class Crawler:
         if max_depth is not None and depth > max_depth:
             return f"deeper than crawl.max_depth={max_depth}"
         if looks_like_trap(url):
-            return "trap"
+            return "trap: a path segment repeats"
         limit = self.settings.crawl.max_query_variants
         if "?" in url and self.frontier.query_variants(url, limit) >= limit:
-            return "trap"
+            return f"trap: crawl.max_query_variants={limit} URLs of this path"
         if not from_seed and not self.scope.allows(url):
             return "outside the crawl's hosts or patterns"
         return ""

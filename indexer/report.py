@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ OUTCOMES: dict[str, str] = {
     "retries-exhausted": "still failing after fetch.max_attempts attempts",
     "retry-after-too-long": "Retry-After above fetch.retry_after_cap",
     "redirect-error": "redirect loop, too many hops, or to a non-http(s) URL",
+    "bad-response": "response that cannot be read: corrupt compression",
     "trap": "URL longer than allowed or repeating path segments",
     "invalid-url": "URL that cannot be parsed or normalized",
     "max-pages": "page limit reached before the URL was fetched",
@@ -40,6 +42,11 @@ OUTCOMES: dict[str, str] = {
 def outcome_is_known(outcome: str) -> bool:
     """Whether ``outcome`` is in :data:`OUTCOMES` (``http-NNN`` included)."""
     return outcome in OUTCOMES or (outcome.startswith("http-") and outcome[5:].isdigit())
+
+
+#: Distinct ``(outcome, reason)`` pairs counted per run; the rest are lumped together.
+MAX_REASONS = 1000
+OTHER_REASONS = "(other reasons)"
 
 
 @dataclass
@@ -63,10 +70,23 @@ class RunStats:
     started: float = field(default_factory=time.monotonic)
 
     def record(self, outcome: str, reason: str = "") -> None:
-        """Count one URL's final outcome."""
+        """Count one URL's final outcome.
+
+        At most :data:`MAX_REASONS` distinct reasons are kept (reasons often name a URL);
+        later new ones count as ``(other reasons)``, so memory stays flat on long crawls.
+        """
         self.outcomes[outcome] += 1
         if outcome != "indexed":
-            self.reasons[(outcome, reason[:200])] += 1
+            key = (outcome, reason[:200])
+            if key not in self.reasons and len(self.reasons) >= MAX_REASONS:
+                key = (outcome, OTHER_REASONS)
+            self.reasons[key] += 1
+
+    def record_many(self, outcome: str, reason: str, count: int) -> None:
+        """Count ``count`` URLs that ended with the same outcome and reason."""
+        if count:
+            self.outcomes[outcome] += count
+            self.reasons[(outcome, reason[:200])] += count
 
     def summary(self) -> dict[str, Any]:
         """The closing summary as a JSON-ready dict."""
@@ -98,6 +118,7 @@ _FAILURES = {
     "retries-exhausted",
     "retry-after-too-long",
     "redirect-error",
+    "bad-response",
     "extract-error",
     "index-rejected",
     "invalid-url",
@@ -118,3 +139,30 @@ def format_summary(summary: dict[str, Any]) -> str:
     for item in summary["reasons"][:30]:
         lines.append(f"  {item['outcome']:<22} {item['count']:>6}  {item['reason']}")
     return "\n".join(lines)
+
+
+def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
+    """The ``indexer report`` table from ``(host, outcome, count)`` rows.
+
+    Two blocks: counts per outcome over all hosts, then per host with its outcomes, each
+    sorted by count (largest first).
+    """
+    by_outcome: Counter[str] = Counter()
+    by_host: dict[str, Counter[str]] = {}
+    for host, outcome, count in rows:
+        by_outcome[outcome] += count
+        by_host.setdefault(host, Counter())[outcome] += count
+    lines = [f"{'outcome':<24} {'urls':>8}"]
+    lines += [f"{o:<24} {n:>8}" for o, n in by_outcome.most_common()]
+    lines.append(f"{'total':<24} {sum(by_outcome.values()):>8}")
+    lines.append("")
+    lines.append(f"{'host':<32} {'urls':>8}  outcomes")
+    for host, counts in sorted(by_host.items(), key=lambda kv: (-kv[1].total(), kv[0])):
+        detail = ", ".join(f"{o} {n}" for o, n in counts.most_common())
+        lines.append(f"{host or '(no host)':<32} {counts.total():>8}  {detail}")
+    return "\n".join(lines)
+
+
+def format_url_line(url: str, outcome: str, reason: str) -> str:
+    """``URL<TAB>outcome<TAB>reason``; tabs and line breaks in the fields become spaces."""
+    return "\t".join(" ".join(f.split()) if f else "" for f in (url, outcome, reason))

@@ -66,9 +66,10 @@ def decide(attempt: int, retry_after: float | None, policy: RetryPolicy) -> Deci
 
 
 def _backoff(attempt: int, policy: RetryPolicy) -> float:
-    wait = tenacity.wait_exponential_jitter(
-        initial=policy.backoff_base, max=policy.backoff_max, jitter=policy.backoff_base
-    )
+    # base * 2**(attempt-1), at most backoff_max, plus up to one base of jitter
+    wait = tenacity.wait_exponential(
+        multiplier=policy.backoff_base, max=policy.backoff_max
+    ) + tenacity.wait_random(0, policy.backoff_base)
     state = tenacity.RetryCallState(None, None, (), {})  # type: ignore[arg-type]
     state.attempt_number = attempt
     return float(wait(state))

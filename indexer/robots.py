@@ -2,7 +2,9 @@
 
 Fetched once per host (scheme + authority) and cached. RFC 9309 §2.3.1: a 4xx means no
 rules apply (allow all); a 5xx or a network failure means the host is treated as fully
-disallowed for now, and robots.txt is tried again after ``fetch.robots_retry`` seconds.
+disallowed for now, and robots.txt is tried again after ``fetch.robots_retry`` seconds
+(the pipeline defers the host's URLs until then instead of giving them up). Redirects are
+followed (at least five, §2.3.1.2) and only the first 500 KiB are parsed (§2.5).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class _Entry:
     rules: Protego | None  # None: unavailable, disallow everything until retry_at
     retry_at: float = 0.0
     sitemaps: list[str] = field(default_factory=list)
+    failure: str = ""
 
 
 class RobotsCache:
@@ -57,7 +60,7 @@ class RobotsCache:
         """``(allowed, reason)`` for ``url``; fetches robots.txt on first use per origin."""
         entry = await self._entry(self.origin(url))
         if entry.rules is None:
-            return False, "robots.txt unavailable (5xx or network error)"
+            return False, f"robots.txt unavailable ({entry.failure})"
         if entry.rules.can_fetch(url, self._agent):
             return True, ""
         return False, "disallowed by robots.txt"
@@ -69,6 +72,11 @@ class RobotsCache:
             return None
         delay = entry.rules.crawl_delay(self._agent)
         return float(delay) if delay is not None else None
+
+    def unavailable_until(self, url: str) -> float | None:
+        """Epoch time robots.txt of the URL's origin is tried again, or None when known."""
+        entry = self._entries.get(self.origin(url))
+        return entry.retry_at if entry is not None and entry.rules is None else None
 
     async def sitemaps(self, url: str) -> list[str]:
         """``Sitemap:`` URLs listed in the origin's robots.txt."""
@@ -85,12 +93,14 @@ class RobotsCache:
 
     async def _load(self, origin: str) -> _Entry:
         try:
-            status, body = await self._fetcher.get_text(f"{origin}/robots.txt", _MAX_ROBOTS_BYTES)
-        except FetchError:
-            return _Entry(None, time.time() + self._retry_after)
+            status, body = await self._fetcher.get_text(
+                f"{origin}/robots.txt", _MAX_ROBOTS_BYTES, truncate=True
+            )
+        except FetchError as exc:
+            return _Entry(None, time.time() + self._retry_after, failure=exc.outcome)
         if 400 <= status < 500:
             return _Entry(Protego.parse(""))
-        if status >= 500 or status < 200:
-            return _Entry(None, time.time() + self._retry_after)
+        if status >= 500 or status < 200 or 300 <= status < 400:
+            return _Entry(None, time.time() + self._retry_after, failure=f"http-{status}")
         rules = Protego.parse(body.decode("utf-8", errors="replace"))
         return _Entry(rules, sitemaps=list(rules.sitemaps))

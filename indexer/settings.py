@@ -67,6 +67,15 @@ class CrawlSettings(_Section):
     )
     max_url_length: int = Field(2048, ge=64, description="Longer URLs are traps (characters).")
     max_links_per_page: int = Field(5000, ge=1, description="Links taken from one page.")
+    max_query_variants: int = Field(
+        10_000,
+        ge=1,
+        description="URLs per path differing only in the query; more are traps "
+        "(calendars, unknown session ids).",
+    )
+    sitemaps: bool = Field(
+        True, description="Queue URLs from robots.txt Sitemap: lines (or /sitemap.xml)."
+    )
     obey_noindex: bool = Field(
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )

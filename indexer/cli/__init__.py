@@ -29,12 +29,14 @@ def _command_modules() -> list[ModuleType]:
         detect_cmd,
         extract_cmd,
         reindex_cmd,
+        report_cmd,
         search_cmd,
         solr_cmd,
     )
 
     return [
         crawl_cmd,
+        report_cmd,
         reindex_cmd,
         delete_cmd,
         search_cmd,

@@ -1,0 +1,54 @@
+"""``indexer report``: outcome counts per outcome and per host, or one line per URL."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from indexer.cli.common import add_common, load_from_args
+from indexer.errors import ConfigError
+from indexer.frontier import FrontierView
+from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``indexer report``."""
+    p: argparse.ArgumentParser = sub.add_parser(
+        "report",
+        help="what happened to each URL of a crawl",
+        description=(
+            "Counts per outcome and per host of the crawl in --data-dir (also while it runs), "
+            "or with --urls one line per URL: URL<TAB>outcome<TAB>reason. Outcomes: "
+            + ", ".join(OUTCOMES)
+            + "; URLs not finished yet show as queued or fetching."
+        ),
+    )
+    add_common(p)
+    p.add_argument("--urls", action="store_true", help="one line per URL instead of counts")
+    p.add_argument("--outcome", metavar="NAME", help="with --urls: only URLs with this outcome")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the report; exit 1 when the data directory holds no crawl."""
+    if args.outcome and not args.urls:
+        raise ConfigError("--outcome", "only with --urls")
+    if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
+        raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
+    settings = load_from_args(args, {}).settings
+    try:
+        view = FrontierView(settings.crawl.data_dir)
+    except FileNotFoundError as exc:
+        print(f"indexer: {exc}", file=sys.stderr)
+        return 1
+    with view:
+        if args.urls:
+            for url, outcome, reason in view.urls(args.outcome):
+                print(format_url_line(url, outcome, reason))
+        else:
+            print(format_counts(view.counts()))
+    return 0
+
+
+_STATES = ("queued", "fetching")
