@@ -13,11 +13,11 @@ from indexer.extract.blocks import mark_furniture
 from indexer.extract.candidate import Candidate
 from indexer.extract.links import outlinks
 from indexer.extract.metadata import read_metadata
-from indexer.extract.parse import body_of, parse_html
+from indexer.extract.parse import body_of, parse_html, prune
 from indexer.extract.rules import SiteRule, apply_rule, matching_rule
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
-from indexer.extract.tags import HEADING_TAGS
+from indexer.extract.tags import DROP_TAGS, HEADING_TAGS
 from indexer.extract.text import node_text, nodes_text
 from indexer.models import ExtractedDoc
 
@@ -38,6 +38,7 @@ def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]]
 def _chain_content(
     body: etree._Element, root: etree._Element, title: str
 ) -> tuple[str, list[str], str]:
+    prune(body, DROP_TAGS)
     seg: Segmentation = segment(body)
     mark_furniture(seg)
     chosen: Candidate = choose(seg, root, title)

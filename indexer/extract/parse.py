@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from lxml import etree
 
@@ -39,3 +40,22 @@ def body_of(root: etree._Element) -> etree._Element:
     """Return the ``<body>`` element, or the root when there is none (frameset pages)."""
     body = root.find("body")
     return body if body is not None else root
+
+
+# Inline formatting without meaning for extraction; unwrapped so that their text joins
+# the surrounding text (``<a>`` stays: link density needs it; ``<br>`` stays: a break).
+_UNWRAP = (
+    "abbr", "b", "big", "cite", "em", "font", "i", "kbd", "q", "s", "samp", "small",
+    "span", "strong", "sub", "sup", "tt", "u", "var", "wbr", "nobr", "ins", "mark",
+)  # fmt: skip
+
+
+def prune(root: etree._Element, drop: Iterable[str]) -> None:
+    """Simplify the tree in C before the Python walk: remove ``drop`` elements (their
+    tails kept) and unwrap inline formatting tags. Modifies ``root``.
+
+    Unwrapping happens before the walk looks for hidden elements, so text in a hidden
+    ``<span style="display:none">`` is kept; hidden blocks are still skipped.
+    """
+    etree.strip_elements(root, *drop, with_tail=False)
+    etree.strip_tags(root, *_UNWRAP)

@@ -14,7 +14,6 @@ from indexer.extract.text import BREAK, collapse, join_lines
 # Sentence punctuation, Japanese and Latin (Latin only before a space or at the end, so
 # that URLs, decimals and abbreviations inside words do not count).
 _PUNCT = re.compile(r"[。、．，！？!?]|[.,;:](?=\s|$)")
-_WIDE = re.compile(r"[\u3041-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uff66-\uff9f]")
 _BLOCKISH = BLOCK_TAGS | CELL_TAGS
 # Inline elements: their furniture class names (a.share-link) say nothing about blocks.
 _PHRASING_TAGS = frozenset(
@@ -23,6 +22,10 @@ _PHRASING_TAGS = frozenset(
         "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "tt", "u", "var",
     }
 )  # fmt: skip
+# Navigation and footers are never the content: not walked at all (they are the bulk of
+# many pages' markup). Other furniture is walked, as markup may mislabel a wrapper.
+_SKIP_TAGS = frozenset({"nav", "footer"})
+_MAY_HIDE = frozenset({"hidden", "aria-hidden", "style"})
 _STRUCTURE_TAGS = frozenset({"article", "main", "table", "tr", "td", "th"})
 _LAYOUT_IN_CELL = BLOCK_TAGS | {"br", "img"}
 
@@ -54,8 +57,8 @@ class Block:
         text: the block's text; ``<br>`` breaks kept as newlines.
         owner: the nearest block-level element holding the text.
         chars: non-space characters.
-        weight: chars with East-Asian wide characters counted 2.5 times (they carry
-            about as much as 2–3 Latin letters).
+        weight: chars with East-Asian characters counted 2.5 times (they carry about
+            as much as 2–3 Latin letters); characters from U+0800 up count as wide.
         link_chars: non-space characters inside ``<a href>``.
         punct: sentence punctuation marks.
         tags: inline elements opened inside the block.
@@ -129,7 +132,9 @@ class _Walker:
         if not text:
             return
         chars = len(text) - text.count(" ") - text.count("\n")
-        wide = len(_WIDE.findall(text))
+        # Characters from U+0800 up (kana, kanji, Hangul, full-width forms) take three
+        # UTF-8 bytes, Latin ones one or two: a C-speed estimate of the wide ones.
+        wide = (len(text.encode("utf-8", "surrogatepass")) - len(text)) / 2
         self.seg.blocks.append(
             Block(
                 text=text,
@@ -158,10 +163,11 @@ class _Walker:
 
     def walk(self, node: etree._Element, in_link: bool, in_article: bool, depth: int) -> None:
         tag = node.tag
-        if not isinstance(tag, str) or tag in DROP_TAGS:
+        if not isinstance(tag, str) or tag in DROP_TAGS or tag in _SKIP_TAGS:
             return
-        has_attributes = bool(node.keys())
-        if has_attributes and is_hidden(node):
+        keys = node.keys()
+        has_attributes = bool(keys)
+        if has_attributes and _MAY_HIDE.intersection(keys) and is_hidden(node):
             return
         if tag == "br":
             self.acc.pieces.append(BREAK)
@@ -171,7 +177,8 @@ class _Walker:
         blockish = tag in _BLOCKISH and not (self.in_row and tag in CELL_TAGS)
         saved = (self.owner, self.heading, self.depth, self.in_row)
         if blockish:
-            self.flush()
+            if self.acc.pieces:
+                self.flush()
             self.owner, self.depth = node, depth
             self.heading = self.heading or tag in HEADING_TAGS
         else:
@@ -193,12 +200,13 @@ class _Walker:
                 self.acc.pieces.append(" ")
         elif tag == "a" and not in_link:
             in_link = node.get("href") is not None
-        self.add_text(node.text, in_link)
+        if node.text:
+            self.add_text(node.text, in_link)
         for child in node:
             self.walk(child, in_link, in_article, depth + 1)
             if child.tail:
                 self.add_text(child.tail, in_link)
-        if blockish:
+        if blockish and self.acc.pieces:
             self.flush()
         self.owner, self.heading, self.depth, self.in_row = saved
         end = len(seg.blocks)
