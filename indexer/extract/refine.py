@@ -22,6 +22,9 @@ _ANCHOR_SHARE = 0.3
 _TITLE_GAP = 6
 # Blocks with at least this link density are link lists, not text.
 _LINK_BLOCK_DENSITY = 0.9
+# Only blocks this long (characters) count as repeats: short lines such as
+# "Serves: 2" legitimately recur in lists and tables.
+_MIN_REPEAT = 80
 _NON_WORD = re.compile(r"[\W_]+")
 
 
@@ -81,12 +84,12 @@ def anchor_title(candidate: Candidate, anchor: int | None, values: Sequence[floa
 
 
 def drop_repeats(candidate: Candidate, seg: Segmentation) -> Candidate:
-    """Drop blocks whose text repeats an earlier block's (slideshow captions, twin menus)."""
+    """Drop long blocks whose text repeats an earlier block's (slideshow captions)."""
     seen: set[str] = set()
     kept = []
     for index in candidate.indexes:
         text = seg.blocks[index].text
-        if text in seen:
+        if text in seen and seg.blocks[index].chars >= _MIN_REPEAT:
             continue
         seen.add(text)
         kept.append(index)
