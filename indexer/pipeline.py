@@ -182,6 +182,7 @@ class Crawler:
         index_task = self._start_index_stage()
         try:
             with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+                _warm_up(pool, workers)
                 async with build_session(self.settings.fetch) as session:
                     fetcher = Fetcher(session, self.settings.fetch)
                     robots = RobotsCache(
@@ -308,6 +309,9 @@ class Crawler:
                 continue
             ready = self.politeness.ready_at(host)
             if ready is None or ready > now_m:
+                if not self._tasks and self.frontier.next_due(host) is None:
+                    self._hosts.discard(host)  # nothing left: do not wait for its next slot
+                    continue
                 soonest = _min(soonest, 0.05 if ready is None else ready - now_m)
                 continue
             claimed = self.frontier.claim(host, now)
@@ -600,6 +604,19 @@ def _with_depth(fetched: FetchResult, depth: int) -> FetchResult:
 def _robots_header(fetched: FetchResult, directive: str) -> bool:
     value = fetched.headers.get("x-robots-tag", "").lower()
     return directive in value or (directive == "noindex" and "none" in value)
+
+
+def _warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
+    """Start the worker processes now, while robots.txt is fetched, not on the first page
+    (a worker takes about half a second to start and import the extractors)."""
+    for _ in range(workers):
+        pool.submit(_ready)
+
+
+def _ready() -> bool:
+    import indexer.page  # noqa: F401  (the import is the warm-up)
+
+    return True
 
 
 def _printable(raw: str) -> str:

@@ -207,8 +207,7 @@ class FaultServer:
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        sock = request.transport.get_extra_info("sockname") if request.transport else None
-        host = int(sock[0].rsplit(".", 1)[1]) - 1 if sock else -1
+        host = _host_index(request)
         hit = Hit(host, request.path_qs, time.monotonic(), dict(request.headers))
         with self._lock:
             self.hits.append(hit)
@@ -217,7 +216,6 @@ class FaultServer:
             total = sum(self._in_flight.values())
             self.max_in_flight_total = max(self.max_in_flight_total, total)
         try:
-            request["host_index"] = host
             resp = await handler(request)
             hit.status = resp.status
             return resp
@@ -227,7 +225,7 @@ class FaultServer:
                 self._in_flight[host] -= 1
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
-        host: int = request["host_index"]
+        host = _host_index(request)
         key = (host, request.path_qs)
         route = self.routes.get(key) or self.routes.get((-1, request.path_qs))
         if route is None:
@@ -239,6 +237,12 @@ class FaultServer:
             reply = route if isinstance(route, Reply) else route[min(n, len(route) - 1)]
             return await _answer(reply)
         return await route(request)
+
+
+def _host_index(request: web.Request) -> int:
+    """0 for 127.0.0.1, 1 for 127.0.0.2, …; -1 when the socket is gone."""
+    sock = request.transport.get_extra_info("sockname") if request.transport else None
+    return int(sock[0].rsplit(".", 1)[1]) - 1 if sock else -1
 
 
 def _free_port() -> int:

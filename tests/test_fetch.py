@@ -41,10 +41,14 @@ async def test_broken_and_oversized_responses_end_with_an_outcome(tmp_path: Path
         "/bomb": gzip_bomb(200),  # 200 MiB when inflated
         "/big": Reply(body=b"x" * 300_000),
         "/pdf": Reply(body=b"%PDF-1.4", content_type="application/pdf"),
-        "/corrupt": Reply(body=b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage!",
-                          headers={"Content-Encoding": "gzip"}),
-        "/truncated": Reply(body=gzipped(html("cut")).body[:30],  # type: ignore[index]
-                            headers={"Content-Encoding": "gzip"}),
+        "/corrupt": Reply(
+            body=b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage!",
+            headers={"Content-Encoding": "gzip"},
+        ),
+        "/truncated": Reply(
+            body=gzipped(html("cut")).body[:30],  # type: ignore[index]
+            headers={"Content-Encoding": "gzip"},
+        ),
         "/lie": content_length_lie,
         "/chunked": malformed_chunked,
         "/reset": reset,
@@ -57,8 +61,9 @@ async def test_broken_and_oversized_responses_end_with_an_outcome(tmp_path: Path
         srv.page("/", "home", list(faults))
         for path, reply in faults.items():
             srv.route(path, reply)
-        run = await crawl([srv.url("/")], tmp_path, fetch__timeout=1.0,
-                          fetch__max_body_bytes=100_000)
+        run = await crawl(
+            [srv.url("/")], tmp_path, fetch__timeout=1.0, fetch__max_body_bytes=100_000
+        )
         log = srv.log()
     got = {u.removeprefix(srv.base()): o for u, (o, _r) in run.outcomes.items()}
     reasons = {u.removeprefix(srv.base()): r for u, (_o, r) in run.outcomes.items()}
@@ -85,8 +90,10 @@ async def test_broken_and_oversized_responses_end_with_an_outcome(tmp_path: Path
 async def test_redirects_are_followed_and_checked_hop_by_hop(tmp_path: Path) -> None:
     closed = _closed_port()
     with FaultServer(hosts=2) as srv:
-        srv.route("/robots.txt", Reply(body="User-agent: *\nDisallow: /secret\n",
-                                       content_type="text/plain"))
+        srv.route(
+            "/robots.txt",
+            Reply(body="User-agent: *\nDisallow: /secret\n", content_type="text/plain"),
+        )
 
         def moved(to: str, status: int = 301) -> Reply:
             return Reply(status, headers={"Location": to})
@@ -103,10 +110,17 @@ async def test_redirects_are_followed_and_checked_hop_by_hop(tmp_path: Path) -> 
         srv.route("/toclosed", moved(f"http://127.0.0.1:{closed}/"))
         srv.route("/tosecret", moved("/secret/page"))
         srv.route("/nolocation", Reply(302))
-        srv.page("/", "home", ["/r1", "/loop1", "/hop0", "/away", "/tofile", "/toclosed",
-                               "/tosecret", "/nolocation"])
-        run = await crawl([srv.url("/")], tmp_path, fetch__max_attempts=2,
-                          crawl__allow_hosts=(f"127.0.0.1:{closed}",))
+        srv.page(
+            "/",
+            "home",
+            ["/r1", "/loop1", "/hop0", "/away", "/tofile", "/toclosed", "/tosecret", "/nolocation"],
+        )
+        run = await crawl(
+            [srv.url("/")],
+            tmp_path,
+            fetch__max_attempts=2,
+            crawl__allow_hosts=(f"127.0.0.1:{closed}",),
+        )
         paths = srv.paths()
         host1 = srv.paths(1)
     got = {u.removeprefix(srv.base()): (o, r) for u, (o, r) in run.outcomes.items()}
@@ -131,14 +145,18 @@ async def test_conditional_get_and_not_modified(tmp_path: Path) -> None:
     async def validated(request: web.Request) -> web.StreamResponse:
         if request.headers.get("If-None-Match") == etag:
             return web.Response(status=304, headers={"ETag": etag})
-        return web.Response(text=html("validated"), content_type="text/html",
-                            headers={"ETag": etag, "Last-Modified": modified})
+        return web.Response(
+            text=html("validated"),
+            content_type="text/html",
+            headers={"ETag": etag, "Last-Modified": modified},
+        )
 
     async def dated(request: web.Request) -> web.StreamResponse:
         if request.headers.get("If-Modified-Since") == modified:
             return web.Response(status=304)
-        return web.Response(text=html("dated"), content_type="text/html",
-                            headers={"Last-Modified": modified})
+        return web.Response(
+            text=html("dated"), content_type="text/html", headers={"Last-Modified": modified}
+        )
 
     with FaultServer() as srv:
         srv.page("/", "home", ["/etag", "/dated"])
@@ -166,8 +184,7 @@ async def test_basic_auth_is_sent_only_to_its_host_and_never_recorded(
     async def protected(request: web.Request) -> web.StreamResponse:
         if request.headers.get("Authorization") != expected:
             return web.Response(status=401, headers={"WWW-Authenticate": 'Basic realm="x"'})
-        return web.Response(text=html("members only", links=["/denied"]),
-                            content_type="text/html")
+        return web.Response(text=html("members only", links=["/denied"]), content_type="text/html")
 
     caplog.set_level(logging.DEBUG)
     with FaultServer(hosts=2) as srv:
