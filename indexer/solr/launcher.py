@@ -5,13 +5,25 @@ and its output to ``<solr_home>/solr-<port>.log``. The Java side (``SolrLauncher
 configset into ``<solr_home>/configsets/<name>`` on every start, creates missing cores and
 exits non-zero when a core fails to load; this module builds it with Maven when its sources
 are newer than the build outputs, then waits for ``/solr/<core>/admin/ping``.
+
+SolrCloud (``cloud=True``): one JVM per node, each with its own Solr home. Without
+``zk_host`` the node runs Solr's embedded ZooKeeper on ``zk_port`` (default port + 1000,
+Solr's convention; system property ``zkRun`` in 9.10.1) and other nodes join it with
+``zk_host="127.0.0.1:ZK_PORT"``. A node is ready when ``/solr/admin/info/health`` answers
+OK (Ref Guide, "Ping and Health Checks": the node is live in ZooKeeper). A node stopped
+with SIGTERM leaves the cluster cleanly; the node running ZooKeeper must stop last.
+
+``security_json`` installs a ``security.json`` (Basic auth, Ref Guide "Basic Authentication
+Plugin"); pass the matching ``auth`` so the readiness check can log in.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import errno
 import fcntl
+import hashlib
 import logging
 import os
 import shutil
@@ -19,7 +31,9 @@ import signal
 import socket
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -34,6 +48,22 @@ DEFAULT_SOLR_HOME = Path(".indexer/solr")
 MAIN_CLASS = "indexer.launcher.SolrLauncher"
 CONFIGSET_NAME = "pages"
 LOG_TAIL_LINES = 40
+
+Auth = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class CloudOptions:
+    """How a node joins SolrCloud.
+
+    Attributes:
+        zk_host: ``HOST:PORT`` of a running ZooKeeper to join; None runs the embedded one.
+        zk_port: port of the embedded ZooKeeper; None means Solr port + 1000.
+    """
+
+    zk_host: str | None = None
+    zk_port: int | None = None
+
 
 # Children started by this Python process, kept so they can be reaped (no zombies).
 _children: dict[int, subprocess.Popen[bytes]] = {}
@@ -107,11 +137,18 @@ def _run_maven(launcher_dir: Path) -> None:
 
 
 def running_solr_url(
-    port: int = 8983, solr_home: Path = DEFAULT_SOLR_HOME, core: str = CONFIGSET_NAME
+    port: int = 8983,
+    solr_home: Path = DEFAULT_SOLR_HOME,
+    core: str = CONFIGSET_NAME,
+    *,
+    cloud: bool = False,
+    auth: Auth | None = None,
 ) -> str | None:
-    """Base URL of our Solr on ``port`` if its pid file names a live process that answers ping.
+    """Base URL of our Solr on ``port`` if its pid file names a live process that is ready.
 
-    A pid file naming a dead process is removed. Returns None when none of ours runs.
+    Ready means ``core`` answers ping (standalone) or the node's health check is OK
+    (``cloud``). A pid file naming a dead process is removed. Returns None when none of ours
+    runs.
     """
     pid = _recorded_pid(port, solr_home)
     if pid is None:
@@ -120,7 +157,7 @@ def running_solr_url(
         pid_file(port, solr_home).unlink(missing_ok=True)
         return None
     url = base_url(port)
-    return url if ping(url, core) else None
+    return url if _ready(url, core, cloud, auth) else None
 
 
 def start_solr(
@@ -133,18 +170,26 @@ def start_solr(
     launcher_dir: Path | None = None,
     log_level: str = "WARN",
     heap: str = "512m",
+    cloud: CloudOptions | None = None,
+    security_json: Path | None = None,
+    auth: Auth | None = None,
 ) -> str:
-    """Start the local Solr in the background and wait until ``core`` answers ping.
+    """Start the local Solr in the background and wait until it is ready.
 
     Args:
         port: TCP port on 127.0.0.1.
         solr_home: Solr home directory (created; holds solr.xml, configsets, cores, pid, log).
-        core: core to create (if missing) with our configset, and to ping.
+            One per node in cloud mode.
+        core: standalone: core to create (if missing) with our configset, and to ping.
         configset_dir: configset to copy in; default ``solr-config/`` of this repo.
-        timeout: seconds to wait for the build plus the ping.
+        timeout: seconds to wait for the build plus the readiness check.
         launcher_dir: Maven project of the Java launcher; default ``solr-launcher/``.
         log_level: Log4j root level of the JVM.
         heap: JVM max heap (``-Xmx``).
+        cloud: start a SolrCloud node (no core is created); None for standalone.
+        security_json: a ``security.json`` to install (see :func:`basic_auth_security`).
+        auth: ``(user, password)`` for the readiness check when ``security_json`` asks for
+            authentication. Never written to the command line or the log.
 
     Returns:
         The base URL ``http://127.0.0.1:PORT/solr``; also when our Solr already runs there.
@@ -152,23 +197,53 @@ def start_solr(
     Raises:
         SolrLaunchError: the port is held by another process, the build failed, the JVM
             exited early (a core failed to load; the message carries the log tail), or the
-            ping did not answer within ``timeout`` (the JVM is then stopped).
+            readiness check did not pass within ``timeout`` (the JVM is then stopped).
     """
     solr_home = solr_home.resolve()
-    running = running_solr_url(port, solr_home, core)
+    running = running_solr_url(port, solr_home, core, cloud=cloud is not None, auth=auth)
     if running is not None:
         log.info("Solr already runs at %s (pid file %s)", running, pid_file(port, solr_home))
         return running
     if _recorded_pid(port, solr_home) is not None:
-        raise SolrLaunchError(f"Solr on port {port} runs but does not answer ping; stop it first")
+        raise SolrLaunchError(f"Solr on port {port} runs but is not ready; stop it first")
     _check_port_free(port)
+    if cloud is not None and cloud.zk_host is None:
+        _check_port_free(cloud.zk_port or port + 1000)
     deadline = time.monotonic() + timeout
     classpath = build_launcher(launcher_dir or DEFAULT_LAUNCHER_DIR)
-    proc = _spawn(
-        port, solr_home, core, configset_dir or DEFAULT_CONFIGSET_DIR, classpath, log_level, heap
+    cmd = _launcher_args(
+        port, solr_home, core, configset_dir or DEFAULT_CONFIGSET_DIR, log_level, cloud
     )
-    _wait_ready(proc, port, solr_home, core, deadline)
+    if security_json is not None:
+        cmd += ["--security-json", str(security_json.resolve())]
+    proc = _spawn(port, solr_home, classpath, heap, cmd)
+    _wait_ready(proc, port, solr_home, (core, cloud is not None, auth), deadline)
     return base_url(port)
+
+
+def basic_auth_security(user: str, password: str) -> dict[str, Any]:
+    """A ``security.json`` document: Basic auth for ``user``, who may do everything.
+
+    The credential is Solr's ``Sha256AuthenticationProvider`` format: base64 of
+    sha256(sha256(salt + password)), a space, base64 of the salt (Ref Guide, "Basic
+    Authentication Plugin"). ``blockUnknown`` makes every request authenticate.
+    """
+    salt = os.urandom(32)
+    digest = hashlib.sha256(hashlib.sha256(salt + password.encode("utf-8")).digest()).digest()
+    credential = f"{base64.b64encode(digest).decode()} {base64.b64encode(salt).decode()}"
+    return {
+        "authentication": {
+            "class": "solr.BasicAuthPlugin",
+            "blockUnknown": True,
+            "credentials": {user: credential},
+            "forwardCredentials": False,
+        },
+        "authorization": {
+            "class": "solr.RuleBasedAuthorizationPlugin",
+            "user-role": {user: ["admin"]},
+            "permissions": [{"name": "all", "role": "admin"}],
+        },
+    }
 
 
 def _check_port_free(port: int) -> None:
@@ -183,14 +258,36 @@ def _check_port_free(port: int) -> None:
             raise SolrLaunchError(f"cannot bind port {port}: {exc}") from exc
 
 
-def _spawn(
+def _launcher_args(
     port: int,
     solr_home: Path,
     core: str,
     configset_dir: Path,
-    classpath: list[Path],
     log_level: str,
-    heap: str,
+    cloud: CloudOptions | None,
+) -> list[str]:
+    args = [
+        "--port",
+        str(port),
+        "--solr-home",
+        str(solr_home),
+        "--configset",
+        str(configset_dir.resolve()),
+        "--configset-name",
+        CONFIGSET_NAME,
+        "--log-level",
+        log_level,
+    ]
+    if cloud is None:
+        return [*args, "--core", core]
+    args += ["--cloud", "true"]
+    if cloud.zk_host is not None:
+        return [*args, "--zk-host", cloud.zk_host]
+    return [*args, "--zk-port", str(cloud.zk_port or port + 1000)]
+
+
+def _spawn(
+    port: int, solr_home: Path, classpath: list[Path], heap: str, launcher_args: list[str]
 ) -> subprocess.Popen[bytes]:
     java = shutil.which("java", path=_java_path())
     if java is None:
@@ -203,18 +300,7 @@ def _spawn(
         "-cp",
         os.pathsep.join(str(p) for p in classpath),
         MAIN_CLASS,
-        "--port",
-        str(port),
-        "--solr-home",
-        str(solr_home),
-        "--configset",
-        str(configset_dir.resolve()),
-        "--configset-name",
-        CONFIGSET_NAME,
-        "--core",
-        core,
-        "--log-level",
-        log_level,
+        *launcher_args,
     ]
     with log_file(port, solr_home).open("wb") as out:
         proc = subprocess.Popen(
@@ -233,31 +319,46 @@ def _java_path() -> str | None:
 
 
 def _wait_ready(
-    proc: subprocess.Popen[bytes], port: int, solr_home: Path, core: str, deadline: float
+    proc: subprocess.Popen[bytes],
+    port: int,
+    solr_home: Path,
+    check: tuple[str, bool, Auth | None],
+    deadline: float,
 ) -> None:
     url = base_url(port)
+    core, cloud, auth = check
+    what = "the node" if cloud else f"core {core!r}"
     while time.monotonic() < deadline:
         code = proc.poll()
         if code is not None:
             _forget(port, solr_home, proc.pid)
             raise SolrLaunchError(
-                f"Solr on port {port} exited with code {code} before core {core!r} answered:\n"
+                f"Solr on port {port} exited with code {code} before {what} answered:\n"
                 f"{log_tail(port, solr_home)}"
             )
-        if ping(url, core):
+        if _ready(url, core, cloud, auth):
             return
         time.sleep(0.5)
     stop_solr(port, solr_home)
     raise SolrLaunchError(
-        f"Solr on port {port}: core {core!r} did not answer ping in time:\n"
-        f"{log_tail(port, solr_home)}"
+        f"Solr on port {port}: {what} did not answer in time:\n{log_tail(port, solr_home)}"
     )
 
 
-def ping(url: str, core: str, timeout: float = 2.0) -> bool:
+def _ready(url: str, core: str, cloud: bool, auth: Auth | None) -> bool:
+    if cloud:
+        return _status_ok(f"{url}/admin/info/health", auth)
+    return ping(url, core, auth=auth)
+
+
+def ping(url: str, core: str, timeout: float = 2.0, *, auth: Auth | None = None) -> bool:
     """True when ``{url}/{core}/admin/ping`` answers HTTP 200 with status OK."""
+    return _status_ok(f"{url}/{core}/admin/ping", auth, timeout)
+
+
+def _status_ok(url: str, auth: Auth | None, timeout: float = 2.0) -> bool:
     try:
-        resp = requests.get(f"{url}/{core}/admin/ping", params={"wt": "json"}, timeout=timeout)
+        resp = requests.get(url, params={"wt": "json"}, auth=auth, timeout=timeout)
         return resp.status_code == 200 and resp.json().get("status") == "OK"
     except (requests.RequestException, ValueError):
         return False
