@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 import requests
 
+from indexer.cli.solr_cmd import node_home
 from indexer.settings import SolrSettings
-from indexer.solr.launcher import CloudOptions, start_solr, stop_solr
+from indexer.solr.launcher import stop_solr
 from indexer.solr.writer import SolrWriter
 from tests.solr_fixtures import (
     Main,
@@ -39,32 +40,35 @@ SAMPLE_SITE = Path(__file__).resolve().parents[1] / "indexer" / "sample_site"
 
 @dataclass
 class Cluster:
-    """Two SolrCloud nodes on 127.0.0.1; node 0 runs ZooKeeper."""
+    """Two SolrCloud nodes on 127.0.0.1 sharing the Solr home root; node 0 runs ZooKeeper."""
 
     ports: list[int]
-    homes: list[Path]
+    root: Path
 
     @property
     def urls(self) -> list[str]:
         return [f"http://127.0.0.1:{port}/solr" for port in self.ports]
 
     def stop(self, node: int) -> None:
-        stop_solr(self.ports[node], self.homes[node])
+        solr_home = node_home(self.root, self.ports[node], cloud=True)
+        stop_solr(self.ports[node], solr_home)
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    """A 2-node SolrCloud cluster (384 MB heap per node)."""
+    """A 2-node SolrCloud cluster (384 MB heap per node) started with ``indexer solr start
+    --cloud``: the first node with the embedded ZooKeeper, the second joining it."""
     if shutil.which("java") is None or shutil.which("mvn") is None:
         pytest.skip("the local Solr needs java and mvn on PATH")
     solr_port_0, solr_port_1, zk_port = free_ports(3)
-    root = tmp_path_factory.mktemp("cloud")
-    nodes = Cluster([solr_port_0, solr_port_1], [root / "node0", root / "node1"])
-    zk = CloudOptions(zk_port=zk_port)
-    joiner = CloudOptions(zk_host=f"127.0.0.1:{zk_port}")
+    nodes = Cluster([solr_port_0, solr_port_1], tmp_path_factory.mktemp("cloud"))
+    common = ["solr", "start", "--cloud", "--solr-home", str(nodes.root), "--heap", "384m"]
     try:
-        for port, home, cloud in zip(nodes.ports, nodes.homes, (zk, joiner), strict=True):
-            start_solr(port, home, heap="384m", cloud=cloud, timeout=240)
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            cli = solr_only_cli(monkeypatch)
+            assert cli([*common, "--port", str(solr_port_0), "--zk-port", str(zk_port)]) == 0
+            zk_host = f"127.0.0.1:{zk_port}"
+            assert cli([*common, "--port", str(solr_port_1), "--zk-host", zk_host]) == 0
         yield nodes
     finally:
         for node in (1, 0):  # ZooKeeper last
