@@ -176,7 +176,10 @@ class Crawler:
         self._enqueue(crawl.seeds, 0, from_seed=True)
         self._hosts = set(self.frontier.hosts_with_queued())
         if self.options.out:
-            self._out = self.options.out.open("a" if crawl.resume else "w", encoding="utf-8")
+            # line-buffered: a document is in the file before its URL is marked done, so a
+            # crawl killed with -9 and resumed loses no document
+            mode = "a" if crawl.resume else "w"
+            self._out = self.options.out.open(mode, encoding="utf-8", buffering=1)
         workers = self.settings.extract.workers or os.cpu_count() or 1
         ctx = multiprocessing.get_context("forkserver")
         index_task = self._start_index_stage()

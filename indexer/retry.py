@@ -40,8 +40,9 @@ class Decision:
 
     Attributes:
         delay: seconds to wait before the next attempt, or None to give up.
-        outcome: the final outcome when giving up (``retries-exhausted``,
-            ``retry-after-too-long``), else ``""``.
+        outcome: the final outcome when giving up after retries (``retries-exhausted``,
+            ``retry-after-too-long``), else ``""`` (when giving up at the first attempt,
+            the caller records the failure itself: ``timeout``, ``http-503``, …).
     """
 
     delay: float | None
@@ -59,7 +60,8 @@ def decide(attempt: int, retry_after: float | None, policy: RetryPolicy) -> Deci
     if retry_after is not None and retry_after > policy.retry_after_cap:
         return Decision(None, "retry-after-too-long")
     if attempt >= policy.max_attempts:
-        return Decision(None, "retries-exhausted")
+        # with a single attempt allowed nothing was retried: the failure is the outcome
+        return Decision(None, "retries-exhausted" if attempt > 1 else "")
     if retry_after is not None:
         return Decision(max(0.0, retry_after))
     return Decision(_backoff(attempt, policy))

@@ -30,3 +30,9 @@ def test_parse_retry_after() -> None:
     assert parse_retry_after("yesterday-ish") is None
     assert parse_retry_after(None) is None
     assert parse_retry_after(email.utils.formatdate(10, usegmt=True), now=1e6) == 0.0
+
+
+def test_single_attempt_gives_the_failure_itself() -> None:
+    once = RetryPolicy(max_attempts=1)
+    assert decide(1, None, once) == decide(1, None, once)
+    assert decide(1, None, once).delay is None and decide(1, None, once).outcome == ""
