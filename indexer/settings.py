@@ -291,5 +291,7 @@ def describe(loaded: LoadedSettings) -> list[dict[str, Any]]:
         value = data[section][name]
         if "password" in name or name == "auth":
             value = "***" if value else value
+        elif key == "fetch.headers":  # cookies and tokens: header names only
+            value = {header: "***" for header in value}
         rows.append({"key": key, "env": env, "value": value, "source": loaded.sources[key]})
     return rows

@@ -12,6 +12,7 @@ import pytest
 from aiohttp import web
 
 from indexer.report import outcome_is_known
+from indexer.settings import describe, load_settings
 from tests.faultserver import (
     FaultServer,
     Reply,
@@ -204,3 +205,16 @@ async def test_basic_auth_is_sent_only_to_its_host_and_never_recorded(
     stored = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
     assert secret.encode() not in stored
     assert secret not in caplog.text and secret not in str(run.stats.summary())
+
+
+def test_config_show_masks_credentials_and_header_values() -> None:
+    loaded = load_settings(
+        None,
+        {
+            "fetch.headers": {"Cookie": "session=abc123"},
+            "fetch.auth": {"intra": {"user": "u", "password": "pw-xyz"}},
+        },
+        environ={},
+    )
+    shown = str(describe(loaded))
+    assert "abc123" not in shown and "pw-xyz" not in shown and "Cookie" in shown
