@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -81,10 +82,10 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Main:
     return solr_only_cli(monkeypatch)
 
 
-def run_crawl(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        crawl_command(args), cwd=cwd, capture_output=True, text=True, timeout=300, check=False
-    )
+def run_indexer(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``indexer ARGS`` in a child Python."""
+    command = [sys.executable, "-m", "indexer", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
 def num_found(url: str, collection: str, query: str = "*:*") -> int:
@@ -134,41 +135,65 @@ def test_init_failures_exit_1_with_solr_message(
     assert "missing not found" in capsys.readouterr().err  # Solr's own message
 
 
-def test_crawl_into_collection_search_delete(
+def test_crawl_search_reindex_delete_in_a_collection(
     cli: Main, cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = cluster.urls[0]
     assert init(cli, url, "web", "--shards", "2") == 0
-    with serve_folder(SAMPLE_SITE) as site:
-        proc = run_crawl(
-            ["--solr", cluster.urls[1], "--collection", "web", "--data-dir", str(tmp_path / "d"),
-             "--delay", "0", "-q", "--summary-json", str(tmp_path / "s.json"),
-             f"{site}/index.html"],
-            tmp_path,
+    root = tmp_path / "site"
+    shutil.copytree(SAMPLE_SITE, root)
+    common = ["--solr", cluster.urls[1], "--data-dir", str(tmp_path / "d"), "--delay", "0", "-q"]
+    with serve_folder(root) as site:
+        summary = tmp_path / "s.json"
+        proc = run_indexer(
+            ["crawl", *common, "--collection", "web", "--summary-json", str(summary),
+             f"{site}/index.html"], tmp_path
         )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    indexed = json.loads((tmp_path / "s.json").read_text("utf-8"))["outcomes"]["indexed"]
-    assert indexed > 5
-    assert num_found(url, "web") == indexed
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        indexed = json.loads(summary.read_text("utf-8"))["outcomes"]["indexed"]
+        assert indexed > 5
+        assert num_found(url, "web") == indexed
 
-    capsys.readouterr()
-    assert cli(["solr", "status", "--solr", url, "--collection", "web"]) == 0
-    shards = json.loads(capsys.readouterr().out)["shards"]
-    counts = shard_counts(url, "web", list(shards))
-    assert sum(counts) == indexed and all(counts), counts  # both shards hold documents
+        capsys.readouterr()
+        assert cli(["solr", "status", "--solr", url, "--collection", "web"]) == 0
+        shards = json.loads(capsys.readouterr().out)["shards"]
+        counts = shard_counts(url, "web", list(shards))
+        assert sum(counts) == indexed and all(counts), counts  # both shards hold documents
 
-    hits = requests.get(
-        f"{url}/web/search", params={"q": "経費精算", "fl": "id,url"}, timeout=30
-    ).json()["response"]["docs"]
-    expense = f"{site}/rules/expense.html"
-    assert expense in [h["url"] for h in hits[:3]]
+        expense, leave = f"{site}/rules/expense.html", f"{site}/rules/leave.html"
+        assert expense in search_urls(url, "web", "経費精算")[:3]
+
+        # reindex has no --collection flag: a collection is addressed like a core.
+        (root / "rules" / "expense.html").unlink()
+        assert "ほげ予算" not in (root / "rules" / "leave.html").read_bytes().decode("cp932")
+        patch_page(root / "rules" / "leave.html", "ほげ予算")
+        proc = run_indexer(["reindex", *common, "--core", "web"], tmp_path)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    assert num_found(url, "web") == indexed - 1
+    assert search_urls(url, "web", "ほげ予算") == [leave]
 
     resp = requests.post(
-        f"{url}/web/update", params={"commit": "true"}, json={"delete": [expense]}, timeout=30
+        f"{url}/web/update", params={"commit": "true"}, json={"delete": [leave]}, timeout=30
     )
     resp.raise_for_status()
-    assert num_found(url, "web") == indexed - 1
-    assert num_found(url, "web", f'id:"{expense}"') == 0
+    assert num_found(url, "web") == indexed - 2
+    assert num_found(url, "web", f'id:"{leave}"') == 0
+
+
+def patch_page(page: Path, words: str) -> None:
+    """Add a paragraph with ``words`` to the main text of a Shift_JIS sample page."""
+    html = page.read_bytes().decode("cp932")
+    html = html.replace("</h1>", f"</h1><p>{words}の締め切りは毎月十日です。</p>", 1)
+    page.write_bytes(html.encode("cp932"))
+
+
+def search_urls(url: str, collection: str, query: str) -> list[str]:
+    """URLs of the hits of ``query`` through the ``/search`` handler, best first."""
+    resp = requests.get(
+        f"{url}/{collection}/search", params={"q": query, "fl": "id,url"}, timeout=30
+    )
+    resp.raise_for_status()
+    return [hit["url"] for hit in resp.json()["response"]["docs"]]
 
 
 def shard_counts(url: str, collection: str, shards: list[str]) -> list[int]:
