@@ -23,12 +23,15 @@ def add_parser(sub: Any) -> None:
     add_common(p)
     p.add_argument("--solr", help="Solr base URL (solr.url)")
     p.add_argument("--core", help="core or collection (solr.core)")
+    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged)."""
-    settings = load_from_args(args, {"solr.url": args.solr, "solr.core": args.core}).settings
+    settings = load_from_args(
+        args, {"solr.url": args.solr, "solr.core": args.core, "solr.collection": args.collection}
+    ).settings
     writer = SolrWriter(settings.solr)
     with Frontier(settings.crawl.data_dir) as frontier:
         if args.url:

@@ -27,6 +27,7 @@ def add_parser(sub: Any) -> None:
     add_common(p)
     p.add_argument("--solr", help="Solr base URL (solr.url)")
     p.add_argument("--core", help="core or collection (solr.core)")
+    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
     p.add_argument(
@@ -40,7 +41,12 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the job; exit 0, or 3 when the guard refused the deletions."""
     configure_logging(args.verbose, args.quiet or args.dry_run)
-    flags = {"solr.url": args.solr, "solr.core": args.core, "fetch.delay": args.delay}
+    flags = {
+        "solr.url": args.solr,
+        "solr.core": args.core,
+        "solr.collection": args.collection,
+        "fetch.delay": args.delay,
+    }
     settings = load_from_args(args, flags).settings
 
     def print_change(action: str, doc_id: str) -> None:

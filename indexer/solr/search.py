@@ -75,7 +75,7 @@ def _request(cfg: SolrSettings, handler: str, params: dict[str, str | int]) -> d
     auth = None
     if cfg.user:
         auth = (cfg.user, cfg.password.get_secret_value() if cfg.password else "")
-    url = f"{cfg.url.rstrip('/')}/{cfg.core}/{handler}"
+    url = f"{cfg.url.rstrip('/')}/{cfg.target}/{handler}"
     try:
         resp = requests.get(url, params={**params, "wt": "json"}, timeout=cfg.timeout, auth=auth)
     except requests.RequestException as exc:
