@@ -71,8 +71,13 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="continue the stopped crawl in --data-dir",
     )
-    p.add_argument("--ignore-noindex", dest="obey_noindex", action="store_false", default=None,
-                   help="index pages even when they ask not to be (crawl.obey_noindex)")
+    p.add_argument(
+        "--ignore-noindex",
+        dest="obey_noindex",
+        action="store_false",
+        default=None,
+        help="index pages even when they ask not to be (crawl.obey_noindex)",
+    )
     p.add_argument("--summary-json", type=Path, help="write the closing summary as JSON here")
     p.set_defaults(func=run)
 
