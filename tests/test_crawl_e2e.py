@@ -15,8 +15,12 @@ import requests
 from tests.webhost import serve_folder
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "extract-ja"
-WEB_LABEL = {"cp932": "Shift_JIS", "euc_jp": "EUC-JP", "iso2022_jp": "ISO-2022-JP",
-             "utf-8": "UTF-8"}
+WEB_LABEL = {
+    "cp932": "Shift_JIS",
+    "euc_jp": "EUC-JP",
+    "iso2022_jp": "ISO-2022-JP",
+    "utf-8": "UTF-8",
+}
 
 
 def _corpus_rows() -> list[dict[str, str]]:
@@ -29,29 +33,51 @@ def _corpus_rows() -> list[dict[str, str]]:
 
 
 def _crawl(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "indexer", "crawl", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "indexer", "crawl", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 @pytest.mark.solr
-def test_every_corpus_page_is_indexed_cleanly(solr_core: tuple[str, str], tmp_path: Path
-                                              ) -> None:
+def test_every_corpus_page_is_indexed_cleanly(solr_core: tuple[str, str], tmp_path: Path) -> None:
     base_url, core = solr_core
     rows = _corpus_rows()
     # Half of the pages get their true charset in the header, the other half none.
-    charsets = {f"{r['id']}.html": WEB_LABEL[r["codec"]] for i, r in enumerate(rows)
-                if i % 2 == 0}
+    charsets = {f"{r['id']}.html": WEB_LABEL[r["codec"]] for i, r in enumerate(rows) if i % 2 == 0}
     with serve_folder(CORPUS / "pages", charsets) as site:
         seeds = [f"{site}/{r['id']}.html" for r in rows]
-        proc = _crawl(["--solr", base_url, "--core", core, "--data-dir", str(tmp_path / "d"),
-                       "--delay", "0", "--max-depth", "0", "-q", "--ignore-noindex",
-                       "--summary-json", str(tmp_path / "s.json"), *seeds], tmp_path)
+        proc = _crawl(
+            [
+                "--solr",
+                base_url,
+                "--core",
+                core,
+                "--data-dir",
+                str(tmp_path / "d"),
+                "--delay",
+                "0",
+                "--max-depth",
+                "0",
+                "-q",
+                "--ignore-noindex",
+                "--summary-json",
+                str(tmp_path / "s.json"),
+                *seeds,
+            ],
+            tmp_path,
+        )
     assert proc.returncode == 0, proc.stderr[-2000:]
     summary = json.loads((tmp_path / "s.json").read_text("utf-8"))
     assert summary["outcomes"].get("indexed") == len(rows), summary
-    resp = requests.get(f"{base_url}/{core}/select",
-                        params={"q": "*:*", "rows": 1000, "fl": "id,title,content,encoding"},
-                        timeout=30)
+    resp = requests.get(
+        f"{base_url}/{core}/select",
+        params={"q": "*:*", "rows": 1000, "fl": "id,title,content,encoding"},
+        timeout=30,
+    )
     docs = {d["id"]: d for d in resp.json()["response"]["docs"]}
     assert len(docs) == len(rows)
     for row in rows:
@@ -65,8 +91,19 @@ def test_out_file_without_solr_and_exit_codes(tmp_path: Path) -> None:
     sample = Path(__file__).resolve().parents[1] / "indexer" / "sample_site"
     with serve_folder(sample) as site:
         out = tmp_path / "docs.jsonl"
-        proc = _crawl(["--out", str(out), "--data-dir", str(tmp_path / "d"), "--delay", "0",
-                       "-q", f"{site}/index.html"], tmp_path)
+        proc = _crawl(
+            [
+                "--out",
+                str(out),
+                "--data-dir",
+                str(tmp_path / "d"),
+                "--delay",
+                "0",
+                "-q",
+                f"{site}/index.html",
+            ],
+            tmp_path,
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         docs = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
         urls = {d["url"] for d in docs}

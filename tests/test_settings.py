@@ -42,8 +42,9 @@ def test_every_setting_has_a_toml_key_and_env_name() -> None:
         ({"fetch.nonsense": 1}, {}, "fetch.nonsense"),
     ],
 )
-def test_bad_values_name_the_setting(flags: dict[str, object], env: dict[str, str],
-                                     setting: str) -> None:
+def test_bad_values_name_the_setting(
+    flags: dict[str, object], env: dict[str, str], setting: str
+) -> None:
     with pytest.raises(ConfigError) as info:
         load_settings(None, flags, env)
     assert info.value.setting == setting
@@ -61,8 +62,12 @@ def test_bad_toml_fails_fast(tmp_path: Path) -> None:
 def test_config_show_masks_secrets(tmp_path: Path) -> None:
     toml = tmp_path / "c.toml"
     toml.write_text('[solr]\nuser = "admin"\npassword = "s3cret-pw"\n', "utf-8")
-    proc = subprocess.run([sys.executable, "-m", "indexer", "config", "show", "--config",
-                           str(toml)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "indexer", "config", "show", "--config", str(toml)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "s3cret-pw" not in proc.stdout
     assert "solr.user" in proc.stdout and "[file]" in proc.stdout

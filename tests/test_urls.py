@@ -31,8 +31,15 @@ def test_session_params_stripped() -> None:
 
 @pytest.mark.parametrize(
     "raw",
-    ["javascript:alert(1)", "mailto:a@b.jp", "data:text/html,hi", "http://a.jp:99999/",
-     "ftp://a.jp/x", "http:///nohost", "file:///etc/passwd"],
+    [
+        "javascript:alert(1)",
+        "mailto:a@b.jp",
+        "data:text/html,hi",
+        "http://a.jp:99999/",
+        "ftp://a.jp/x",
+        "http:///nohost",
+        "file:///etc/passwd",
+    ],
 )
 def test_unfetchable_urls_raise(raw: str) -> None:
     with pytest.raises(InvalidURLError):
