@@ -6,5 +6,6 @@ cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 python3 -c "from indexer.solr.launcher import build_launcher; build_launcher()"
 ruff check indexer tests scripts
+ruff format --check indexer tests scripts
 mypy indexer
 python3 -m pytest -q -p no:cacheprovider "$@"
