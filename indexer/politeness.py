@@ -69,6 +69,8 @@ class Politeness:
         state.next_start = start + self.delay_of(host)
         if start > now:
             await asyncio.sleep(start - now)
+            # A late wake-up (a busy event loop) must not shorten the next gap.
+            state.next_start = max(state.next_start, time.monotonic() + self.delay_of(host))
 
     def slow_down(self, host: str, seconds: float) -> None:
         """Hold every request to ``host`` for ``seconds`` (a Retry-After answer)."""
