@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import multiprocessing
 import os
@@ -27,7 +26,6 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
 
 from indexer.errors import (
     ConfigError,
@@ -46,11 +44,9 @@ from indexer.report import RunStats
 from indexer.retry import RetryPolicy, decide
 from indexer.robots import RobotsCache
 from indexer.settings import Settings
+from indexer.sink import DocumentSink
 from indexer.sitemaps import SitemapReader
 from indexer.solr.document import build_document, content_hash
-from indexer.solr.outbox import Outbox
-from indexer.solr.stage import IndexStage
-from indexer.solr.writer import SolrWriter
 from indexer.urls import (
     Scope,
     SiteAliases,
@@ -64,7 +60,6 @@ from indexer.urls import (
 log = logging.getLogger(__name__)
 
 _GONE = frozenset({"http-404", "http-410"})
-_OUTBOX_HIGH_WATER = 5000
 
 
 @dataclass
@@ -156,10 +151,16 @@ class Crawler:
         self._hosts: set[str] = set()
         self._per_host: dict[str, int] = {}
         self._fetched = 0
-        self._out: IO[str] | None = None
-        self._outbox: Outbox | None = None
-        self._index: IndexStage | None = None
-        self.deferred_deletes: list[str] = []
+        self.sink = DocumentSink(
+            settings,
+            out=options.out,
+            use_solr=options.use_solr,
+            append=settings.crawl.resume,
+            on_rejected=self._rejected,
+            on_indexed=self._acknowledged,
+            on_change=options.on_change,
+            defer_deletes=options.defer_deletes,
+        )
         self.aliases = SiteAliases()
         self._sitemap_origins: set[str] = set()
         self._sitemap_reader: SitemapReader | None = None
@@ -175,14 +176,9 @@ class Crawler:
         self._prefer_seed_origins()
         self._enqueue(crawl.seeds, 0, from_seed=True)
         self._hosts = set(self.frontier.hosts_with_queued())
-        if self.options.out:
-            # line-buffered: a document is in the file before its URL is marked done, so a
-            # crawl killed with -9 and resumed loses no document
-            mode = "a" if crawl.resume else "w"
-            self._out = self.options.out.open(mode, encoding="utf-8", buffering=1)
         workers = self.settings.extract.workers or os.cpu_count() or 1
         ctx = multiprocessing.get_context("forkserver")
-        index_task = self._start_index_stage()
+        self.sink.open()
         try:
             with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
                 _warm_up(pool, workers)
@@ -199,9 +195,8 @@ class Crawler:
                 self._finish_left_over()
                 self.frontier.finish_run()
         finally:
-            await self._stop_index_stage(index_task)
-            if self._out:
-                self._out.close()
+            await self.sink.close()
+            self.stats.pending = self.sink.pending
         return self.stats
 
     def _prefer_seed_origins(self) -> None:
@@ -223,35 +218,6 @@ class Crawler:
             "max-pages", reason, self.frontier.finish_queued("max-pages", reason)
         )
 
-    def _start_index_stage(self) -> asyncio.Task[None] | None:
-        if not self.options.use_solr:
-            return None
-        self._outbox = Outbox(self.settings.crawl.data_dir / "outbox.sqlite3")
-        self._index = IndexStage(
-            self._outbox,
-            SolrWriter(self.settings.solr),
-            self.settings.solr,
-            on_rejected=self._rejected,
-            on_indexed=self._acknowledged,
-        )
-        return asyncio.create_task(self._index.run())
-
-    async def _stop_index_stage(self, task: asyncio.Task[None] | None) -> None:
-        if task is None or self._index is None or self._outbox is None:
-            return
-        self._index.close()
-        try:
-            await asyncio.wait_for(task, self.settings.solr.drain_timeout)
-        except TimeoutError:
-            log.warning(
-                "Solr still unavailable: %d changes wait in the outbox and are sent "
-                "on the next run",
-                self._outbox.count(),
-            )
-        finally:
-            self.stats.pending = self._outbox.count()
-            self._outbox.close()
-
     def _acknowledged(self, count: int) -> None:
         self.stats.indexed += count
 
@@ -268,7 +234,7 @@ class Crawler:
     ) -> None:
         last_progress = 0.0
         while not self.options.stop.is_set():
-            await self._backpressure()
+            await self.sink.wait_ready(self.options.stop)
             wait = self._launch(fetcher, robots, pool)
             if not self._tasks and wait is None:
                 break
@@ -284,17 +250,6 @@ class Crawler:
                 await asyncio.sleep(timeout)
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    async def _backpressure(self) -> None:
-        if self._index is None or self._outbox is None:
-            return
-        while not self._index.healthy.is_set() or self._outbox.count() > _OUTBOX_HIGH_WATER:
-            if self.options.stop.is_set():
-                return
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._index.healthy.wait(), 1.0)
-            if self._outbox.count() > _OUTBOX_HIGH_WATER:
-                await asyncio.sleep(0.2)
 
     def _launch(
         self, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
@@ -458,7 +413,7 @@ class Crawler:
     def _failed(self, claimed: Claimed, exc: FetchError) -> None:
         self._finish(claimed.url, exc.outcome, exc.reason)
         if exc.outcome in _GONE and claimed.content_hash is not None:
-            self._delete(claimed.url)
+            self.sink.delete(claimed.url)
 
     def _handle_page(
         self, claimed: Claimed, fetched: FetchResult, page: ProcessedPage, host: str
@@ -475,7 +430,7 @@ class Crawler:
         if noindex and self.settings.crawl.obey_noindex:
             self._finish(url, "noindex", "meta robots or X-Robots-Tag noindex")
             if claimed.content_hash is not None:
-                self._delete(fetched.final_url)
+                self.sink.delete(fetched.final_url)
             return
         if self._canonical_elsewhere(fetched, doc.canonical_url, claimed.depth):
             return
@@ -500,7 +455,7 @@ class Crawler:
                 f"reached by redirect from {url}",
             )
         solr_doc = build_document(fetched, page.decoded, doc, run=self.frontier.run, digest=digest)
-        self._emit(solr_doc, doc.text, update=claimed.content_hash is not None)
+        self.sink.add(solr_doc, doc.text, update=claimed.content_hash is not None)
         self._finish(
             url,
             "indexed",
@@ -522,28 +477,6 @@ class Crawler:
         self._enqueue([target], depth)
         self._finish(fetched.url, "canonical-elsewhere", f"canonical is {target}")
         return True
-
-    def _emit(self, solr_doc: dict[str, Any], text: str, update: bool) -> None:
-        if self.options.on_change is not None:
-            self.options.on_change("update" if update else "add", solr_doc["id"])
-        if self._out is not None:
-            line = {**solr_doc, "text": text}
-            self._out.write(json.dumps(line, ensure_ascii=False) + "\n")
-            if self._outbox is None:
-                self.stats.indexed += 1
-        if self._outbox is not None and self._index is not None:
-            self._outbox.add(solr_doc)
-            self._index.notify()
-
-    def _delete(self, doc_id: str) -> None:
-        if self.options.defer_deletes:  # reported by whoever reviews them (reindex)
-            self.deferred_deletes.append(doc_id)
-            return
-        if self.options.on_change is not None:
-            self.options.on_change("delete", doc_id)
-        if self._outbox is not None and self._index is not None:
-            self._outbox.delete(doc_id)
-            self._index.notify()
 
     def _finish(
         self, url: str, outcome: str, reason: str, *, reached: bool = False, **fields: str | None

@@ -141,7 +141,7 @@ async def _run(
     stats = await crawler.run()
     result = ReindexResult(stats)
     planned: dict[str, set[str]] = defaultdict(set)
-    for doc_id in crawler.deferred_deletes:
+    for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)
     totals = _reconcile(settings, frontier, data_dir, hosts, planned)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}

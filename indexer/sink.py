@@ -1,0 +1,144 @@
+"""Where a crawl's documents and deletions go: the ``--out`` file and/or Solr via the outbox.
+
+Adds and deletes for Solr are written to the durable outbox (:mod:`indexer.solr.outbox`)
+and drained by the index stage (:mod:`indexer.solr.stage`) while the crawl goes on. The
+``--out`` JSON-lines file is line-buffered: a document is in the file before its URL is
+marked done, so a crawl killed with -9 and resumed loses none.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from indexer.settings import Settings
+from indexer.solr.outbox import Outbox
+from indexer.solr.stage import IndexStage
+from indexer.solr.writer import SolrWriter
+
+log = logging.getLogger(__name__)
+
+#: Changes waiting in the outbox above which fetching pauses (back-pressure).
+OUTBOX_HIGH_WATER = 5000
+
+
+class DocumentSink:
+    """Receives documents and deletions from the crawler.
+
+    Args:
+        settings: all settings (``solr`` for the writer, ``crawl.data_dir`` for the outbox).
+        out: JSON-lines file to write (each document plus its ``text``), or None.
+        use_solr: send changes to Solr through the outbox.
+        append: append to ``out`` (a resumed crawl) instead of writing it anew.
+        on_rejected: ``(doc_id, message)`` for a document Solr refuses.
+        on_indexed: number of documents Solr acknowledged (or written to ``out`` alone).
+        on_change: ``(action, doc_id)`` for each change, action ``add``, ``update``, ``delete``.
+        defer_deletes: collect deletions in :attr:`deferred_deletes` instead of sending them.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        out: Path | None,
+        use_solr: bool,
+        append: bool,
+        on_rejected: Callable[[str, str], None],
+        on_indexed: Callable[[int], None],
+        on_change: Callable[[str, str], None] | None = None,
+        defer_deletes: bool = False,
+    ) -> None:
+        self._settings = settings
+        self._out_path = out
+        self._use_solr = use_solr
+        self._append = append
+        self._on_rejected = on_rejected
+        self._on_indexed = on_indexed
+        self._on_change = on_change
+        self._defer = defer_deletes
+        self.deferred_deletes: list[str] = []
+        self.pending = 0
+        self._out: IO[str] | None = None
+        self._outbox: Outbox | None = None
+        self._index: IndexStage | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def open(self) -> None:
+        """Open the ``--out`` file and start the index stage (needs a running event loop)."""
+        if self._out_path is not None:
+            mode = "a" if self._append else "w"
+            self._out = self._out_path.open(mode, encoding="utf-8", buffering=1)
+        if self._use_solr:
+            self._outbox = Outbox(self._settings.crawl.data_dir / "outbox.sqlite3")
+            self._index = IndexStage(
+                self._outbox,
+                SolrWriter(self._settings.solr),
+                self._settings.solr,
+                on_rejected=self._on_rejected,
+                on_indexed=self._on_indexed,
+            )
+            self._task = asyncio.create_task(self._index.run())
+
+    async def close(self) -> None:
+        """Drain the outbox into Solr (up to ``solr.drain_timeout`` s), commit, close all.
+
+        Changes Solr did not take in time stay in the outbox for the next run
+        (:attr:`pending` tells how many).
+        """
+        try:
+            if self._task is not None and self._index is not None and self._outbox is not None:
+                self._index.close()
+                try:
+                    await asyncio.wait_for(self._task, self._settings.solr.drain_timeout)
+                except TimeoutError:
+                    log.warning(
+                        "Solr still unavailable: %d changes wait in the outbox and are sent "
+                        "on the next run",
+                        self._outbox.count(),
+                    )
+                finally:
+                    self.pending = self._outbox.count()
+                    self._outbox.close()
+        finally:
+            if self._out is not None:
+                self._out.close()
+
+    async def wait_ready(self, stop: asyncio.Event) -> None:
+        """Return when Solr takes changes again and the outbox is below its high-water mark."""
+        if self._index is None or self._outbox is None:
+            return
+        while not self._index.healthy.is_set() or self._outbox.count() > OUTBOX_HIGH_WATER:
+            if stop.is_set():
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._index.healthy.wait(), 1.0)
+            if self._outbox.count() > OUTBOX_HIGH_WATER:
+                await asyncio.sleep(0.2)
+
+    def add(self, doc: dict[str, Any], text: str, *, update: bool) -> None:
+        """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before."""
+        if self._on_change is not None:
+            self._on_change("update" if update else "add", doc["id"])
+        if self._out is not None:
+            self._out.write(json.dumps({**doc, "text": text}, ensure_ascii=False) + "\n")
+            if self._outbox is None:
+                self._on_indexed(1)
+        if self._outbox is not None and self._index is not None:
+            self._outbox.add(doc)
+            self._index.notify()
+
+    def delete(self, doc_id: str) -> None:
+        """Delete a document, or keep the deletion for review when deletes are deferred."""
+        if self._defer:  # reported by whoever reviews them (reindex)
+            self.deferred_deletes.append(doc_id)
+            return
+        if self._on_change is not None:
+            self._on_change("delete", doc_id)
+        if self._outbox is not None and self._index is not None:
+            self._outbox.delete(doc_id)
+            self._index.notify()
