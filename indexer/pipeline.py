@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 import re
 import time
@@ -56,6 +55,7 @@ from indexer.urls import (
     origin_of,
     site_of,
 )
+from indexer.workers import page_pool, warm_up
 
 log = logging.getLogger(__name__)
 
@@ -177,11 +177,10 @@ class Crawler:
         self._enqueue(crawl.seeds, 0, from_seed=True)
         self._hosts = set(self.frontier.hosts_with_queued())
         workers = self.settings.extract.workers or os.cpu_count() or 1
-        ctx = multiprocessing.get_context("forkserver")
         self.sink.open()
         try:
-            with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-                _warm_up(pool, workers)
+            with page_pool(workers) as pool:
+                warm_up(pool, workers)
                 async with build_session(self.settings.fetch) as session:
                     fetcher = Fetcher(session, self.settings.fetch)
                     robots = RobotsCache(
@@ -540,19 +539,6 @@ def _with_depth(fetched: FetchResult, depth: int) -> FetchResult:
 def _robots_header(fetched: FetchResult, directive: str) -> bool:
     value = fetched.headers.get("x-robots-tag", "").lower()
     return directive in value or (directive == "noindex" and "none" in value)
-
-
-def _warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
-    """Start the worker processes now, while robots.txt is fetched, not on the first page
-    (a worker takes about half a second to start and import the extractors)."""
-    for _ in range(workers):
-        pool.submit(_ready)
-
-
-def _ready() -> bool:
-    import indexer.page  # noqa: F401  (the import is the warm-up)
-
-    return True
 
 
 def _printable(raw: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -43,6 +44,27 @@ def _ids(base: str, core: str) -> list[str]:
         f"{base}/{core}/select", params={"q": "*:*", "rows": 1000, "fl": "id"}, timeout=30
     )
     return [d["id"] for d in resp.json()["response"]["docs"]]
+
+
+def _children(pid: int) -> list[int]:
+    """Pids whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def _gone(pids: list[int], timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if not any(Path(f"/proc/{p}").exists() for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def _crawl_cmd(base: str, data: Path, site: str, *extra: str) -> list[str]:
@@ -112,9 +134,16 @@ def test_kill_9_then_resume_indexes_every_page_once(
             while len(_ids(base, core)) < 5 and time.monotonic() < deadline:
                 time.sleep(0.1)
                 requests.get(f"{base}/{core}/update", params={"commit": "true"}, timeout=30)
+            workers = _children(crawl.pid)
         finally:
             os.kill(crawl.pid, signal.SIGKILL)
             crawl.wait(10)
+        try:
+            assert workers, "the crawl had no worker processes to check"
+            assert _gone(workers, timeout=10), f"workers outlived the crawler: {workers}"
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(crawl.pid, signal.SIGKILL)  # its session: nothing may linger
         seen = len(_ids(base, core))
         assert 0 < seen < PAGES + 1, f"kill came too late to test resume ({seen} indexed)"
         resumed = subprocess.run(

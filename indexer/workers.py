@@ -1,0 +1,54 @@
+"""The process pool for CPU-bound page work (decode and extract), off the event loop.
+
+Workers are started with ``spawn`` and ask the Linux kernel to kill them when the crawler
+dies (``prctl(PR_SET_PDEATHSIG)``), so a crawler stopped with ``kill -9`` leaves no worker
+processes behind; Python's pool does not guarantee that on its own.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import signal
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def page_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that die with this process.
+
+    Args:
+        workers: number of processes (at least 1).
+    """
+    return ProcessPoolExecutor(
+        max(1, workers),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
+    """Start the worker processes now rather than on the first page (a worker takes about
+    half a second to start and import the extractors)."""
+    for _ in range(workers):
+        pool.submit(_ready)
+
+
+def _ready() -> bool:
+    import indexer.page  # noqa: F401  (the import is the warm-up)
+
+    return True
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: get SIGKILL when the crawler exits, however it exits."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the crawler died before prctl took effect
+        os._exit(1)
