@@ -31,7 +31,7 @@ from indexer.errors import (
 from indexer.models import FetchResult
 from indexer.retry import RETRYABLE_STATUS, parse_retry_after
 from indexer.settings import FetchSettings
-from indexer.urls import normalize_url
+from indexer.urls import host_of, normalize_url
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
@@ -49,11 +49,19 @@ class Validators:
     last_modified: str | None = None
 
 
-def build_session(cfg: FetchSettings) -> aiohttp.ClientSession:
+def build_session(
+    cfg: FetchSettings, on_request_sent: Callable[[str], None] | None = None
+) -> aiohttp.ClientSession:
     """The crawl's HTTP session: timeouts, TLS, headers and connection limits from ``cfg``.
 
     Bodies are not decompressed by aiohttp (see :class:`_Decoder`). Must be called inside a
     running event loop; the caller closes it.
+
+    Args:
+        cfg: the fetch settings.
+        on_request_sent: called with the host (``host[:port]``) the moment a request's
+            headers are written, so that politeness can space requests from when they
+            really left, not from when they were scheduled.
     """
     ssl_ctx: ssl.SSLContext | bool
     if not cfg.verify_tls:
@@ -76,11 +84,25 @@ def build_session(cfg: FetchSettings) -> aiohttp.ClientSession:
         auto_decompress=False,
         max_line_size=64 * 1024,
         max_field_size=64 * 1024,
+        trace_configs=[_sent_trace(on_request_sent)] if on_request_sent else None,
     )
     # aiohttp silently repeats a request at once when a reused keep-alive connection is
     # reset; that second start would break the per-host delay. Retries are ours to decide.
     session._retry_connection = False
     return session
+
+
+def _sent_trace(callback: Callable[[str], None]) -> aiohttp.TraceConfig:
+    async def sent(
+        _session: aiohttp.ClientSession,
+        _ctx: object,
+        params: aiohttp.TraceRequestHeadersSentParams,
+    ) -> None:
+        callback(host_of(str(params.url)))
+
+    trace = aiohttp.TraceConfig()
+    trace.on_request_headers_sent.append(sent)
+    return trace
 
 
 class Fetcher:

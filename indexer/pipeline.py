@@ -181,7 +181,7 @@ class Crawler:
         try:
             with page_pool(workers) as pool:
                 warm_up(pool, workers)
-                async with build_session(self.settings.fetch) as session:
+                async with build_session(self.settings.fetch, self.politeness.sent) as session:
                     fetcher = Fetcher(session, self.settings.fetch)
                     robots = RobotsCache(
                         fetcher, self.settings.fetch.user_agent, self.settings.fetch.robots_retry

@@ -72,6 +72,11 @@ class Politeness:
             # A late wake-up (a busy event loop) must not shorten the next gap.
             state.next_start = max(state.next_start, time.monotonic() + self.delay_of(host))
 
+    def sent(self, host: str) -> None:
+        """A request to ``host`` was just written: the next one starts a full delay later."""
+        state = self._host(host)
+        state.next_start = max(state.next_start, time.monotonic() + self.delay_of(host))
+
     def slow_down(self, host: str, seconds: float) -> None:
         """Hold every request to ``host`` for ``seconds`` (a Retry-After answer)."""
         state = self._host(host)
