@@ -41,7 +41,7 @@ from indexer.page import ProcessedPage, process_page
 from indexer.politeness import Politeness
 from indexer.report import RunStats
 from indexer.retry import RetryPolicy, decide
-from indexer.robots import RobotsCache
+from indexer.robots import NETWORK_FAILURES, RobotsCache
 from indexer.settings import Settings
 from indexer.sink import DocumentSink
 from indexer.sitemaps import SitemapReader
@@ -183,8 +183,12 @@ class Crawler:
                 warm_up(pool, workers)
                 async with build_session(self.settings.fetch, self.politeness.sent) as session:
                     fetcher = Fetcher(session, self.settings.fetch)
+                    fetch = self.settings.fetch
                     robots = RobotsCache(
-                        fetcher, self.settings.fetch.user_agent, self.settings.fetch.robots_retry
+                        fetcher,
+                        fetch.user_agent,
+                        fetch.robots_retry,
+                        network_retry=min(fetch.robots_retry, 4 * fetch.backoff_base),
                     )
                     self._sitemap_reader = SitemapReader(
                         fetcher, self.settings.fetch.max_body_bytes
@@ -365,7 +369,11 @@ class Crawler:
             self.frontier.retry_later(url, retry_at, reason)
             return False
         if not allowed:
-            self._finish(url, "robots-disallowed", reason)
+            failure = robots.failure(url)
+            if failure in NETWORK_FAILURES:
+                self._finish(url, failure, f"host unreachable: {reason}")
+            else:
+                self._finish(url, "robots-disallowed", reason)
             return False
         await self._discover_sitemaps(url, robots)
         return True

@@ -3,7 +3,9 @@
 Fetched once per host (scheme + authority) and cached. RFC 9309 §2.3.1: a 4xx means no
 rules apply (allow all); a 5xx or a network failure means the host is treated as fully
 disallowed for now, and robots.txt is tried again after ``fetch.robots_retry`` seconds
-(the pipeline defers the host's URLs until then instead of giving them up). Redirects are
+(the pipeline defers the host's URLs until then instead of giving them up). A host that
+cannot be reached at all (connection refused, timeout) is tried again sooner
+(``network_retry``), and its URLs end as ``connection-error`` or ``timeout``. Redirects are
 followed (at least five, §2.3.1.2) and only the first 500 KiB are parsed (§2.5).
 """
 
@@ -19,6 +21,8 @@ from yarl import URL
 from indexer.errors import FetchError
 from indexer.fetch import Fetcher
 
+#: Failures meaning the host itself cannot be reached (not a robots.txt answer).
+NETWORK_FAILURES = frozenset({"connection-error", "timeout"})
 _MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 §2.5: at least 500 KiB must be parsed
 
 
@@ -36,13 +40,17 @@ class RobotsCache:
     Args:
         fetcher: used to GET ``/robots.txt``.
         user_agent: product token matched against ``User-agent`` lines.
-        retry_after: seconds before a failed (5xx / network) robots.txt is tried again.
+        retry_after: seconds before a robots.txt that answered 5xx is tried again.
+        network_retry: seconds before an unreachable host's robots.txt is tried again.
     """
 
-    def __init__(self, fetcher: Fetcher, user_agent: str, retry_after: float) -> None:
+    def __init__(
+        self, fetcher: Fetcher, user_agent: str, retry_after: float, network_retry: float
+    ) -> None:
         self._fetcher = fetcher
         self._agent = user_agent
         self._retry_after = retry_after
+        self._network_retry = network_retry
         self._entries: dict[str, _Entry] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -73,6 +81,11 @@ class RobotsCache:
         delay = entry.rules.crawl_delay(self._agent)
         return float(delay) if delay is not None else None
 
+    def failure(self, url: str) -> str:
+        """Why the origin's robots.txt is unavailable (an outcome name), or ``""``."""
+        entry = self._entries.get(self.origin(url))
+        return entry.failure if entry is not None and entry.rules is None else ""
+
     def unavailable_until(self, url: str) -> float | None:
         """Epoch time robots.txt of the URL's origin is tried again, or None when known."""
         entry = self._entries.get(self.origin(url))
@@ -97,7 +110,8 @@ class RobotsCache:
                 f"{origin}/robots.txt", _MAX_ROBOTS_BYTES, truncate=True
             )
         except FetchError as exc:
-            return _Entry(None, time.time() + self._retry_after, failure=exc.outcome)
+            wait = self._network_retry if exc.outcome in NETWORK_FAILURES else self._retry_after
+            return _Entry(None, time.time() + wait, failure=exc.outcome)
         if 400 <= status < 500:
             return _Entry(Protego.parse(""))
         if status >= 500 or status < 200 or 300 <= status < 400:
