@@ -12,6 +12,7 @@ left in ``fetching`` by a killed crawl is queued again on resume.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import sqlite3
 import time
@@ -42,6 +43,10 @@ CREATE TABLE IF NOT EXISTS urls (
 );
 CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
 CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     started REAL NOT NULL,
@@ -134,6 +139,18 @@ class Frontier:
             (self.run,),
         )
         return self.run
+
+    def save_seeds(self, seeds: Iterable[str]) -> None:
+        """Remember the crawl's seeds, so that ``--resume`` needs none (they define scope)."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeds', ?)",
+            (json.dumps(list(seeds)),),
+        )
+
+    def stored_seeds(self) -> tuple[str, ...]:
+        """The seeds saved by the last crawl that had any, or ``()``."""
+        row = self._db.execute("SELECT value FROM meta WHERE key='seeds'").fetchone()
+        return tuple(json.loads(row[0])) if row else ()
 
     def finish_run(self) -> None:
         """Mark the current run finished (a later ``--resume`` then starts anew)."""

@@ -132,6 +132,9 @@ class Crawler:
     """
 
     def __init__(self, settings: Settings, frontier: Frontier, options: CrawlOptions) -> None:
+        if settings.crawl.resume and not settings.crawl.seeds:  # scope comes from the seeds
+            crawl = settings.crawl.model_copy(update={"seeds": frontier.stored_seeds()})
+            settings = settings.model_copy(update={"crawl": crawl})
         self.settings = settings
         self.frontier = frontier
         self.options = options
@@ -171,6 +174,8 @@ class Crawler:
         """Crawl until the frontier has nothing due or a limit is reached; return the stats."""
         crawl = self.settings.crawl
         self.frontier.start_run(crawl.resume)
+        if crawl.seeds:
+            self.frontier.save_seeds(crawl.seeds)
         self._fetched = self.frontier.fetched_in_run()
         self._per_host = self.frontier.fetched_in_run_by_host()
         self._prefer_seed_origins()
