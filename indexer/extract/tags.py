@@ -31,3 +31,10 @@ HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 # Page furniture by element name: navigation, site header/footer, side content, forms.
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu", "dialog"})
+
+# Inline formatting without meaning for extraction; unwrapped so that their text joins
+# the surrounding text (``<a>`` stays: link density needs it; ``<br>`` stays: a break).
+UNWRAP_TAGS = (
+    "abbr", "b", "big", "cite", "em", "font", "i", "kbd", "q", "s", "samp", "small",
+    "span", "strong", "sub", "sup", "tt", "u", "var", "wbr", "nobr", "ins", "mark",
+)  # fmt: skip
