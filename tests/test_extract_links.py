@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 import pytest
 
 from indexer.extract import extract
@@ -71,3 +73,55 @@ def test_unencodable_query_characters_become_character_references() -> None:
 def test_utf16_pages_encode_queries_as_utf8() -> None:
     assert output_encoding("utf-16le") == "utf-8"
     assert output_encoding("no-such-codec") == "utf-8"
+
+
+def test_frame_and_iframe_sources_are_followed_in_document_order() -> None:
+    body = '<a href="/a">a</a><iframe src="inner.html"></iframe><a href="/b">b</a>'
+    assert _links(body) == [
+        "http://intra.example/a",
+        "http://intra.example/dir/inner.html",
+        "http://intra.example/b",
+    ]
+
+
+def test_frameset_page_gives_its_frames_and_empty_text() -> None:
+    html = (
+        "<html><head><title>総務部</title></head>"
+        '<frameset cols="180,*"><frame src="menu.html" name="menu">'
+        '<frameset rows="60,*"><frame src="/top/head.html"><frame src="main.html"></frameset>'
+        "<noframes><body><p>フレーム対応のブラウザでご覧ください。</p></body></noframes>"
+        "</frameset></html>"
+    )
+    doc = extract(html, PAGE)
+    assert doc.text == ""
+    assert doc.title == "総務部"
+    assert doc.outlinks == [
+        "http://intra.example/dir/menu.html",
+        "http://intra.example/top/head.html",
+        "http://intra.example/dir/main.html",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "target"),
+    [
+        ("0; url=../new/index.html", "http://intra.example/new/index.html"),
+        ("5;URL='moved.html'", "http://intra.example/dir/moved.html"),
+        (' 0 , url = "http://other.example/"', "http://other.example/"),
+        ("0;/root.html", "http://intra.example/root.html"),
+    ],
+)
+def test_meta_refresh_target_is_an_outlink(content: str, target: str) -> None:
+    head = f'<meta http-equiv="Refresh" content="{escape(content)}">'
+    assert _links('<a href="/x">x</a>', head=head) == [target, "http://intra.example/x"]
+
+
+@pytest.mark.parametrize("content", ["30", "", "url=next.html", "soon; url=next.html"])
+def test_meta_refresh_without_a_target_adds_nothing(content: str) -> None:
+    head = f'<meta http-equiv="refresh" content="{content}">'
+    assert _links("", head=head) == []
+
+
+def test_meta_refresh_resolves_against_base_href() -> None:
+    head = '<base href="http://intra.example/b/"><meta http-equiv=refresh content="0;url=n.html">'
+    assert _links("", head=head) == ["http://intra.example/b/n.html"]

@@ -101,22 +101,71 @@ def document_base(root: etree._Element, url: str) -> str:
     return url
 
 
+# Elements whose URL attribute leads to another document to crawl: hyperlinks (HTML
+# §4.6.1) and the documents shown in frames (§4.8.5 iframe, obsolete §16.2 frame).
+_LINK_ATTRS = {"a": "href", "area": "href", "frame": "src", "iframe": "src"}
+# <meta http-equiv=refresh> content: a delay, then ";" or ",", then the URL, optionally
+# after "url=" and in quotes (HTML §4.2.5.3 "shared declarative refresh steps").
+_WS = "[ \\t\\n\\r\\f]*"
+_REFRESH = re.compile(
+    rf"{_WS}(?:[0-9]+[0-9.]*|\.[0-9.]*){_WS}[;,]?{_WS}(?:url{_WS}={_WS})?(.*)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def refresh_target(content: str) -> str | None:
+    """Return the URL of a ``<meta http-equiv=refresh>`` ``content`` value, unresolved.
+
+    ``"0; url='next.html'"`` → ``"next.html"``; a value with no URL (a plain reload,
+    ``"30"``) or without a leading delay gives None (HTML §4.2.5.3).
+    """
+    match = _REFRESH.match(content)
+    if match is None:
+        return None
+    url = match.group(1)
+    if url[:1] in ("'", '"'):
+        url = url[1:].split(url[0], 1)[0]
+    url = url.strip(_STRIP)
+    return url or None
+
+
+def _refresh_hrefs(root: etree._Element) -> list[str]:
+    hrefs = []
+    for meta in root.iter("meta"):
+        if (meta.get("http-equiv") or "").strip(_STRIP).lower() != "refresh":
+            continue
+        target = refresh_target(meta.get("content") or "")
+        if target is not None:
+            hrefs.append(target)
+    return hrefs
+
+
+def _element_hrefs(root: etree._Element) -> list[str]:
+    hrefs = []
+    for element in root.iter(*_LINK_ATTRS):
+        href = element.get(_LINK_ATTRS[str(element.tag)])
+        if href is None:
+            continue
+        rel = element.get("rel")
+        if rel and "nofollow" in rel.lower().split():
+            continue
+        hrefs.append(href)
+    return hrefs
+
+
 def outlinks(root: etree._Element, url: str, encoding: str, max_links: int) -> list[str]:
     """Return the page's followable links, absolute, deduplicated, in document order.
 
-    ``<a href>`` and ``<area href>`` links count; those with ``rel=nofollow`` (HTML
-    §4.6.7.13) are left out; at most ``max_links`` are returned.
+    The target of ``<meta http-equiv=refresh>`` comes first, then ``<a href>``,
+    ``<area href>``, ``<frame src>`` and ``<iframe src>`` in document order; links with
+    ``rel=nofollow`` (HTML §4.6.7.13) are left out; at most ``max_links`` are returned.
     """
     base = document_base(root, url)
     encoding = output_encoding(encoding)
     seen: dict[str, None] = {}
     hrefs: set[str] = set()
-    for element in root.iter("a", "area"):
-        href = element.get("href")
-        if href is None or href in hrefs:
-            continue
-        rel = element.get("rel")
-        if rel and "nofollow" in rel.lower().split():
+    for href in (*_refresh_hrefs(root), *_element_hrefs(root)):
+        if href in hrefs:
             continue
         hrefs.add(href)
         link = absolute_url(href, base, encoding)
