@@ -46,6 +46,7 @@ from indexer.settings import Settings
 from indexer.sink import DocumentSink
 from indexer.sitemaps import SitemapReader
 from indexer.solr.document import build_document, content_hash
+from indexer.solr.search import check_target
 from indexer.urls import (
     Scope,
     SiteAliases,
@@ -173,6 +174,8 @@ class Crawler:
     async def run(self) -> RunStats:
         """Crawl until the frontier has nothing due or a limit is reached; return the stats."""
         crawl = self.settings.crawl
+        if self.options.use_solr:  # fail fast on a wrong URL, core or password
+            await asyncio.to_thread(check_target, self.settings.solr)
         self.frontier.start_run(crawl.resume)
         if crawl.seeds:
             self.frontier.save_seeds(crawl.seeds)
@@ -203,7 +206,7 @@ class Crawler:
                 self._finish_left_over()
                 self.frontier.finish_run()
         finally:
-            await self.sink.close()
+            await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
         return self.stats
 

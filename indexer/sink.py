@@ -84,17 +84,21 @@ class DocumentSink:
             )
             self._task = asyncio.create_task(self._index.run())
 
-    async def close(self) -> None:
+    async def close(self, stopping: bool = False) -> None:
         """Drain the outbox into Solr (up to ``solr.drain_timeout`` s), commit, close all.
 
         Changes Solr did not take in time stay in the outbox for the next run
-        (:attr:`pending` tells how many).
+        (:attr:`pending` tells how many). ``stopping`` (the user asked the crawl to stop)
+        waits at most 5 s for an unavailable Solr.
         """
+        timeout = self._settings.solr.drain_timeout
+        if stopping:
+            timeout = min(timeout, 5.0)
         try:
             if self._task is not None and self._index is not None and self._outbox is not None:
                 self._index.close()
                 try:
-                    await asyncio.wait_for(self._task, self._settings.solr.drain_timeout)
+                    await asyncio.wait_for(self._task, timeout)
                 except TimeoutError:
                     log.warning(
                         "Solr still unavailable: %d changes wait in the outbox and are sent "

@@ -8,6 +8,7 @@ with Solr's own ``error.msg`` (Solr Ref Guide, "Response Writers": the JSON erro
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,10 +88,17 @@ def _check(url: str, resp: requests.Response) -> dict[str, Any]:
     except ValueError:
         data = None
     if not isinstance(data, dict):
-        raise _http_error(url, resp.status_code, f"not a JSON object: {resp.text[:200]!r}")
+        raise _http_error(url, resp.status_code, _non_json_reason(resp))
     if resp.status_code >= 300:
         raise _http_error(url, resp.status_code, solr_message(data))
     return data
+
+
+def _non_json_reason(resp: requests.Response) -> str:
+    if resp.status_code == 404:
+        return "not found: is the base URL right (it ends in /solr) and does the core exist?"
+    text = " ".join(re.sub(r"<[^>]+>", " ", resp.text).split())
+    return f"not a Solr answer: {text[:200]!r}"
 
 
 def _http_error(url: str, status: int, message: str) -> SolrError:

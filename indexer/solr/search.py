@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import requests
-
-from indexer.errors import SolrError, SolrUnavailableError
+from indexer.errors import SolrUnavailableError
 from indexer.settings import SolrSettings
+from indexer.solr.connection import SolrConnection
 
 
 def search(cfg: SolrSettings, query: str, rows: int = 10) -> dict[str, Any]:
@@ -71,17 +70,25 @@ def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
         cursor = data["nextCursorMark"]
 
 
+def check_target(cfg: SolrSettings) -> None:
+    """Make sure the core or collection answers a query before a crawl starts.
+
+    Raises:
+        SolrUnavailableError: no node answers (message names the URL).
+        SolrAuthError: the credentials are refused.
+        SolrRejectedError: the core or collection does not exist there.
+    """
+    _request(cfg, "select", {"q": "*:*", "rows": 0})
+
+
 def _request(cfg: SolrSettings, handler: str, params: dict[str, str | int]) -> dict[str, Any]:
-    auth = None
-    if cfg.user:
-        auth = (cfg.user, cfg.password.get_secret_value() if cfg.password else "")
-    url = f"{cfg.url.rstrip('/')}/{cfg.target}/{handler}"
-    try:
-        resp = requests.get(url, params={**params, "wt": "json"}, timeout=cfg.timeout, auth=auth)
-    except requests.RequestException as exc:
-        reason = f"Solr at {cfg.url} does not answer: {type(exc).__name__}"
-        raise SolrUnavailableError(reason) from None
-    if resp.status_code != 200:
-        raise SolrError(f"Solr answered HTTP {resp.status_code}: {resp.text[:300]}")
-    result: dict[str, Any] = resp.json()
-    return result
+    """GET ``{node}/{target}/{handler}`` on the first node that answers (``solr.urls``)."""
+    failure: SolrUnavailableError | None = None
+    for node in cfg.node_urls:
+        conn = SolrConnection.from_settings(cfg, node)
+        try:
+            return conn.get(f"/{cfg.target}/{handler}", {k: str(v) for k, v in params.items()})
+        except SolrUnavailableError as exc:
+            failure = exc
+    assert failure is not None
+    raise failure

@@ -113,7 +113,7 @@ class IndexStage:
         state = tenacity.RetryCallState(None, None, (), {})  # type: ignore[arg-type]
         state.attempt_number = self._failures
         delay = float(self._backoff(state))
-        log.warning("Solr unavailable (%s); retrying in %.1f s", str(exc)[:120], delay)
+        log.warning("Solr unavailable (%s); retrying in %.1f s", exc, delay)
         await asyncio.sleep(delay)
 
     def _recovered(self) -> None:

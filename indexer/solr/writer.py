@@ -135,5 +135,15 @@ def _translate(exc: pysolr.SolrError) -> SolrError:
     if status in (401, 403):
         return SolrAuthError(f"Solr refused the credentials (HTTP {status}); {AUTH_HINT}")
     if 400 <= status < 500:
-        return SolrRejectedError(message[:500], status)
-    return SolrUnavailableError(message[:500])
+        return SolrRejectedError(_concise(message), status)
+    return SolrUnavailableError(_concise(message))
+
+
+def _concise(message: str) -> str:
+    """One readable line from a pysolr error (no HTML, no urllib3 retry chains)."""
+    if "Failed to connect" in message:
+        return "no answer (cannot connect)"
+    if "timed out" in message:
+        return "no answer (timed out)"
+    text = " ".join(re.sub(r"<[^>]+>", " ", message).split())
+    return text[:300]
