@@ -249,6 +249,13 @@ class Frontier:
                 (outcome, reason, time.time(), url),
             )
 
+    def reached_now(self, url: str) -> bool:
+        """Whether ``url`` was already reached (indexed, unchanged, …) in the current run."""
+        row = self._db.execute(
+            "SELECT 1 FROM urls WHERE url=? AND reached_run=? AND state='done'", (url, self.run)
+        ).fetchone()
+        return row is not None
+
     def record_reached(self, url: str, host: str, depth: int, reason: str) -> None:
         """Record ``url`` as indexed in this run, reached by a redirect from another URL.
 

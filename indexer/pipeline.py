@@ -463,6 +463,10 @@ class Crawler:
         }
         if fetched.final_url != url:
             self.aliases.learn(url, fetched.final_url)
+            if self.frontier.reached_now(fetched.final_url):
+                reason = f"redirects to {fetched.final_url}, already indexed in this run"
+                self._finish(url, "duplicate", reason)
+                return
             self.frontier.record_reached(
                 fetched.final_url,
                 host_of(fetched.final_url),

@@ -21,6 +21,7 @@ OUTCOMES: dict[str, str] = {
     "robots-disallowed": "robots.txt (RFC 9309) disallows the URL, or is unavailable (5xx)",
     "out-of-scope": "host, include/exclude pattern or depth rules exclude the URL",
     "noindex": "meta robots or X-Robots-Tag noindex",
+    "duplicate": "redirects to a page already indexed in this run",
     "canonical-elsewhere": "rel=canonical names another in-scope URL, which is queued",
     "too-large": "body larger than fetch.max_body_bytes",
     "wrong-type": "content type not fetched for indexing, or a binary body",

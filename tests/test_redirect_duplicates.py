@@ -1,0 +1,21 @@
+"""A page reached both directly and through a redirect is indexed once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.faultserver import FaultServer, Reply, crawl, html
+
+
+@pytest.mark.parametrize("links", [["/a", "/r"], ["/r", "/a"]])
+async def test_redirect_target_is_indexed_once(tmp_path: Path, links: list[str]) -> None:
+    with FaultServer() as srv:
+        srv.page("/", "home", links)
+        srv.route("/a", Reply(body=html("target page")))
+        srv.route("/r", Reply(301, headers={"Location": "/a"}))
+        run = await crawl([srv.url("/")], tmp_path, fetch__per_host=1)
+    urls = [doc["url"] for doc in run.docs]
+    assert sorted(urls) == sorted(set(urls)) == [srv.url("/"), srv.url("/a")]
+    assert run.stats.indexed == 2
