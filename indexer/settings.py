@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_origin
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
@@ -31,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from indexer.errors import ConfigError
 
 ENV_PREFIX = "INDEXER_"
+_USERINFO = re.compile(r"(://[^/@:\s]+):[^/@\s]*@")
 Source = Literal["default", "file", "env", "flag"]
 
 
@@ -264,16 +266,31 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Settings from ``INDEXER_*`` variables; an unknown one is an error (a typo)."""
     by_env = {env: key for key, env, _ in setting_keys()}
     flat: dict[str, Any] = {}
     for env, raw in environ.items():
-        if env.startswith(ENV_PREFIX) and env in by_env:
-            flat[by_env[env]] = _parse_env_value(raw)
+        if not env.startswith(ENV_PREFIX):
+            continue
+        if env not in by_env:
+            raise ConfigError(env, "unknown setting in the environment (see docs/settings.md)")
+        key = by_env[env]
+        flat[key] = _parse_env_value(raw, _is_list(key))
     return flat
 
 
-def _parse_env_value(raw: str) -> Any:
-    """JSON for lists, tables, numbers and booleans; anything else is a plain string."""
+def _is_list(key: str) -> bool:
+    section, _, name = key.partition(".")
+    model = Settings.model_fields[section].annotation
+    assert isinstance(model, type) and issubclass(model, BaseModel)
+    return get_origin(model.model_fields[name].annotation) is tuple
+
+
+def _parse_env_value(raw: str, is_list: bool = False) -> Any:
+    """JSON for lists, tables, numbers and booleans; a list setting also takes a plain
+    comma-separated value; anything else is a plain string."""
+    if is_list and not raw.lstrip().startswith("["):
+        return tuple(part.strip() for part in raw.split(",") if part.strip())
     if raw[:1] in "[{" or raw in ("true", "false", "null"):
         try:
             return json.loads(raw)
@@ -291,6 +308,8 @@ def describe(loaded: LoadedSettings) -> list[dict[str, Any]]:
         value = data[section][name]
         if "password" in name or name == "auth":
             value = "***" if value else value
+        elif isinstance(value, str):
+            value = _USERINFO.sub(r"\1:***@", value)  # proxy or Solr URL credentials
         elif key == "fetch.headers":  # cookies and tokens: header names only
             value = {header: "***" for header in value}
         rows.append({"key": key, "env": env, "value": value, "source": loaded.sources[key]})

@@ -84,3 +84,19 @@ def test_settings_reference_is_current() -> None:
     assert (root / "docs" / "settings.md").read_text("utf-8") == settings_reference.render(), (
         "docs/settings.md is stale: run python scripts/settings_reference.py"
     )
+
+
+def test_env_typos_fail_and_lists_take_commas() -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(None, {}, {"INDEXER_FETCH_DEALY": "1"})
+    assert info.value.setting == "INDEXER_FETCH_DEALY"
+    loaded = load_settings(None, {}, {"INDEXER_CRAWL_SEEDS": "http://a.jp/, http://b.jp/"})
+    assert loaded.settings.crawl.seeds == ("http://a.jp/", "http://b.jp/")
+
+
+def test_config_show_masks_url_credentials() -> None:
+    from indexer.settings import describe
+
+    loaded = load_settings(None, {"fetch.proxy": "http://user:proxypass@127.0.0.1:3128"}, {})
+    shown = {row["key"]: row["value"] for row in describe(loaded)}
+    assert shown["fetch.proxy"] == "http://user:***@127.0.0.1:3128"

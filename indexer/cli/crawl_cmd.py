@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import signal
 import sys
@@ -82,8 +83,12 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+EXIT_INTERRUPTED = 130
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run the crawl; exit 0 when it ran to its end (failed pages are reported)."""
+    """Run the crawl; exit 0 when it ran to its end (failed pages are reported), 130 when
+    it was stopped by SIGINT or SIGTERM (``--resume`` continues it)."""
     configure_logging(args.verbose, args.quiet)
     flags = {key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}
     if args.seeds:
@@ -92,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     settings = loaded.settings
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
+    check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
     use_solr = args.out is None or args.solr is not None
     with Frontier(settings.crawl.data_dir) as frontier:
         display = ProgressDisplay(enabled=not args.quiet)
@@ -99,8 +105,8 @@ def run(args: argparse.Namespace) -> int:
         crawler = Crawler(settings, frontier, options)
         with display:
             stats = asyncio.run(_run_with_signals(crawler, options))
-    _report(stats, args)
-    return 0
+    _report(stats, args, interrupted=options.stop.is_set())
+    return EXIT_INTERRUPTED if options.stop.is_set() else 0
 
 
 async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:
@@ -117,9 +123,30 @@ async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats
     return await crawler.run()
 
 
-def _report(stats: RunStats, args: argparse.Namespace) -> None:
+def check_output_paths(out: Path | None, summary: Path | None, data_dir: Path) -> None:
+    """Fail before crawling when an output path cannot be written.
+
+    Raises:
+        ConfigError: ``--out`` or ``--summary-json`` is a directory or its folder is
+            missing; ``crawl.data_dir`` exists and is not a directory.
+    """
+    for flag, path in (("--out", out), ("--summary-json", summary)):
+        if path is None:
+            continue
+        if path.is_dir():
+            raise ConfigError(flag, f"{path} is a directory; give a file name")
+        if not path.parent.is_dir():
+            raise ConfigError(flag, f"folder {path.parent} does not exist")
+    if data_dir.exists() and not data_dir.is_dir():
+        raise ConfigError("crawl.data_dir", f"{data_dir} exists and is not a directory")
+
+
+def _report(stats: RunStats, args: argparse.Namespace, interrupted: bool) -> None:
     summary = stats.summary()
+    summary["interrupted"] = interrupted
     if not args.quiet:
         print(format_summary(summary), file=sys.stderr)
+        if interrupted:
+            print("interrupted: run the same command with --resume to continue", file=sys.stderr)
     if args.summary_json:
-        stats.write_json(args.summary_json)
+        args.summary_json.write_text(json.dumps(summary, ensure_ascii=False, indent=2), "utf-8")
