@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,49 @@ def test_extract_is_picklable_for_a_process_pool() -> None:
     assert pickle.loads(pickle.dumps(extract)) is extract
     doc = _doc("short_article.html")
     assert pickle.loads(pickle.dumps(doc)) == doc
+
+
+def test_short_notice_keeps_its_unpunctuated_lines() -> None:
+    doc = _doc("short_notice.html")
+    lines = doc.text.splitlines()
+    notice = ["お知らせ", "本日は休業です", "急ぎの用件は代表番号へ"]
+    notice += ["内線番号：1234", "担当：山田"]
+    assert all(line in lines for line in notice)
+    for furniture in ("規程集", "会議室予約", "サイトポリシー", "Copyright"):
+        assert furniture not in doc.text
+
+
+@pytest.mark.parametrize(
+    "main",
+    [
+        "<h1>お知らせ</h1><p>本日は休業です</p>",
+        "<h1>連絡先</h1><p>内線番号：1234</p><p>担当：山田</p>",
+        '<div class="ttl"><h1>お知らせ</h1></div><div class="txt"><p>本日は休業です</p></div>',
+    ],
+)
+def test_short_main_paragraphs_between_menu_and_footer_are_kept(main: str) -> None:
+    menu = "".join(f'<li><a href="/m{i}">メニュー項目{i}</a></li>' for i in range(8))
+    page = (
+        f'<html><body><ul id="menu">{menu}</ul><div id="main">{main}</div>'
+        '<div id="footer"><a href="/policy">サイトポリシー</a> Copyright 2005</div>'
+        '<p class="pagetop"><a href="#top">ページの先頭へ</a></p></body></html>'
+    )
+    text = extract(page, URL).text
+    expected = [line for line in re.split(r"<[^>]+>", main) if line]
+    assert text.splitlines() == expected
+
+
+def test_long_article_does_not_take_in_short_lines_around_it() -> None:
+    body = "".join(
+        f"<p>第{i}段落では新しい勤怠管理システムへの移行手順を詳しく説明しています。</p>"
+        for i in range(6)
+    )
+    page = (
+        "<html><body><div>お気に入りに追加</div>"
+        f'<div id="main"><h1>勤怠管理システムの移行</h1>{body}</div>'
+        "<div>このページを印刷する</div></body></html>"
+    )
+    text = extract(page, URL).text
+    assert "第5段落" in text
+    assert "お気に入りに追加" not in text
+    assert "このページを印刷する" not in text

@@ -26,6 +26,12 @@ _LINK_BLOCK_DENSITY = 0.9
 # "Serves: 2" legitimately recur in lists and tables.
 _MIN_REPEAT = 80
 _NON_WORD = re.compile(r"[\W_]+")
+# A candidate with less body text (characters outside headings) than this is a short
+# notice ("本日は休業です"): its short, unpunctuated lines score below the block
+# threshold, so the best run keeps only the heading; they are taken back (see widen).
+_SHORT_BODY = 40
+# Blocks with more link text than this share end a short notice.
+_NOTICE_LINK_DENSITY = 0.5
 
 
 def _norm(text: str) -> str:
@@ -108,10 +114,40 @@ def drop_links(candidate: Candidate, seg: Segmentation) -> Candidate:
     return Candidate(candidate.extractor, kept)
 
 
+def _body_chars(candidate: Candidate, seg: Segmentation) -> int:
+    return sum(seg.blocks[i].chars for i in candidate.indexes if not seg.blocks[i].heading)
+
+
+def _notice_line(seg: Segmentation, index: int) -> bool:
+    block = seg.blocks[index]
+    return not block.furniture and block.link_density <= _NOTICE_LINK_DENSITY
+
+
+def widen(candidate: Candidate, seg: Segmentation) -> Candidate:
+    """Give a short notice back its short lines.
+
+    When the candidate has less than ``_SHORT_BODY`` characters outside headings, it is
+    extended over its neighbouring blocks, in both directions, up to the first furniture
+    block or link list (the menus and footer around a notice); blocks it had dropped
+    inside stay dropped. Longer candidates are returned unchanged.
+    """
+    if not candidate.indexes or _body_chars(candidate, seg) >= _SHORT_BODY:
+        return candidate
+    first, last = candidate.indexes[0], candidate.indexes[-1]
+    while first > 0 and _notice_line(seg, first - 1):
+        first -= 1
+    while last + 1 < len(seg.blocks) and _notice_line(seg, last + 1):
+        last += 1
+    before = tuple(range(first, candidate.indexes[0]))
+    after = tuple(range(candidate.indexes[-1] + 1, last + 1))
+    return Candidate(candidate.extractor, before + candidate.indexes + after)
+
+
 def finish(
     candidate: Candidate, seg: Segmentation, values: Sequence[float], title: str
 ) -> Candidate:
-    """Apply :func:`trim`, :func:`anchor_title`, :func:`drop_links`, :func:`drop_repeats`."""
+    """Apply :func:`trim`, :func:`anchor_title`, :func:`widen`, :func:`drop_links`,
+    :func:`drop_repeats`."""
     trimmed = trim(candidate, values)
     anchored = anchor_title(trimmed, title_anchor(seg, title), values)
-    return drop_repeats(drop_links(anchored, seg), seg)
+    return drop_repeats(drop_links(widen(anchored, seg), seg), seg)
