@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.errors import ConfigError
 from indexer.frontier import Frontier
 from indexer.pipeline import Crawler, CrawlOptions
 from indexer.report import RunStats
@@ -40,7 +41,7 @@ class ReindexResult:
     Attributes:
         stats: the recrawl's counters.
         deletes: planned deletions by host (gone pages and reconciliation).
-        refused: guard messages; non-empty means nothing was deleted.
+        refused: guard messages; non-empty means nothing was deleted, unless forced.
         deleted: documents deleted from Solr.
     """
 
@@ -103,10 +104,13 @@ async def reindex(
         on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
 
     Raises:
+        ConfigError: ``crawl.data_dir`` holds no crawl state.
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
     data_dir = settings.crawl.data_dir
+    if not (data_dir / "frontier.sqlite3").is_file():
+        raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
     with Frontier(data_dir) as frontier:
         if not dry_run:
             return await _run(settings, frontier, data_dir, force, False, on_change)
@@ -146,7 +150,7 @@ async def _run(
     totals = _reconcile(settings, frontier, data_dir, hosts, planned)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
     result.refused = _guard(settings, result.deletes, totals)
-    if result.refused and not force:
+    if result.refused and not force and not dry_run:  # a dry run still shows the plan
         return result
     for ids in result.deletes.values():
         for doc_id in ids:
@@ -188,8 +192,7 @@ def _guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, 
         if total and len(ids) / total > share:
             refused.append(
                 f"{host}: {len(ids)} of {total} documents would be deleted "
-                f"({len(ids) / total:.0%} > reindex.max_delete_share={share:.0%}); "
-                "nothing was deleted (use --force to delete anyway)"
+                f"({len(ids) / total:.0%} > reindex.max_delete_share={share:.0%})"
             )
     return refused
 

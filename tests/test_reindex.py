@@ -106,10 +106,15 @@ def test_guard_refuses_mass_delete_and_force_overrides(
         (root / f"p{i}.html").unlink()
     refused = _cli("reindex", *common)
     assert refused.returncode == 3, refused.stderr
-    assert "max_delete_share" in refused.stderr and "nothing was deleted" in refused.stderr
+    assert "max_delete_share" in refused.stderr and "nothing deleted" in refused.stderr
     assert len(_docs(base, core)) == PAGES + 1
+    dry = _cli("reindex", *common, "--dry-run")
+    assert dry.returncode == 3 and "would refuse" in dry.stderr
+    planned = [json.loads(line) for line in dry.stdout.splitlines()]
+    assert sum(p["action"] == "delete" for p in planned) == 8, "the plan is shown anyway"
     forced = _cli("reindex", *common, "--force")
     assert forced.returncode == 0, forced.stderr
+    assert "overridden by --force" in forced.stderr and "refused" not in forced.stderr
     assert len(_docs(base, core)) == PAGES + 1 - 8
 
 
@@ -132,6 +137,12 @@ def test_stale_documents_are_deleted_after_the_grace_runs(
     assert second.returncode == 0, second.stderr
     assert stale not in _docs(base, core)
     assert len(_docs(base, core)) == PAGES + 1
+
+
+def test_reindex_without_crawl_state_fails(tmp_path: Path) -> None:
+    proc = _cli("reindex", "--data-dir", str(tmp_path / "none"))
+    assert proc.returncode == 2 and "no crawl state" in proc.stderr
+    assert not (tmp_path / "none").exists()
 
 
 def test_delete_command_removes_url_and_host(

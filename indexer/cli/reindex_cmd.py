@@ -64,7 +64,14 @@ def run(args: argparse.Namespace) -> int:
         print(format_summary(result.stats.summary()), file=sys.stderr)
         print(f"deleted {result.deleted}", file=sys.stderr)
     for message in result.refused:
-        print(f"indexer: refused: {message}", file=sys.stderr)
+        if args.force:
+            print(f"indexer: guard overridden by --force: {message}", file=sys.stderr)
+        else:
+            verb = "would refuse" if args.dry_run else "refused"
+            print(
+                f"indexer: {verb}: {message}; nothing deleted (--force deletes anyway)",
+                file=sys.stderr,
+            )
     if result.refused and not args.force:
         return EXIT_GUARD
     return 0
