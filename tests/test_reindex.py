@@ -153,6 +153,12 @@ def test_delete_command_removes_url_and_host(
     one = _cli("delete", "--url", f"{site}/p1.html", *common)
     assert one.returncode == 0, one.stderr
     assert f"{site}/p1.html" not in _docs(base, core)
-    everything = _cli("delete", "--host", site.removeprefix("http://"), *common)
+    assert "deleted 1 document" in one.stderr
+    nothing = _cli("delete", "--host", "127.0.0.1", *common)  # the port is part of the host
+    assert nothing.returncode == 0 and "nothing matched" in nothing.stderr
+    bad = _cli("delete", "--url", "not a url", *common)
+    assert bad.returncode == 2 and "--url" in bad.stderr
+    everything = _cli("delete", "--host", f"{site}/any/page.html", *common)
     assert everything.returncode == 0, everything.stderr
+    assert f"deleted {PAGES} document" in everything.stderr
     assert _docs(base, core) == {}

@@ -7,9 +7,11 @@ import sys
 from typing import Any
 
 from indexer.cli.common import add_common, load_from_args
+from indexer.errors import ConfigError, InvalidURLError
 from indexer.frontier import Frontier
+from indexer.solr.search import count
 from indexer.solr.writer import SolrWriter
-from indexer.urls import normalize_url
+from indexer.urls import host_of, normalize_url
 
 
 def add_parser(sub: Any) -> None:
@@ -28,20 +30,46 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged)."""
+    """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged),
+    2 for a URL or host that cannot be read."""
     settings = load_from_args(
         args, {"solr.url": args.solr, "solr.core": args.core, "solr.collection": args.collection}
     ).settings
     writer = SolrWriter(settings.solr)
     with Frontier(settings.crawl.data_dir) as frontier:
         if args.url:
-            doc_id = normalize_url(args.url, settings.crawl.strip_params)
+            try:
+                doc_id = normalize_url(args.url, settings.crawl.strip_params)
+            except InvalidURLError as exc:
+                raise ConfigError("--url", str(exc)) from None
+            found = count(settings.solr, f'id:"{_escape(doc_id)}"')
             writer.update([], [doc_id])
             writer.commit()
             forgotten = frontier.forget([doc_id])
         else:
-            host = args.host.lower()
-            writer.delete_query(f'host:"{host}"')
+            host = _host_argument(args.host)
+            found = count(settings.solr, f'host:"{_escape(host)}"')
+            writer.delete_query(f'host:"{_escape(host)}"')
             forgotten = frontier.forget_host(host)
-    print(f"deleted from the index; {forgotten} URL(s) forgotten in the frontier", file=sys.stderr)
+    print(
+        f"deleted {found} document(s) from the index; {forgotten} URL(s) forgotten in the frontier",
+        file=sys.stderr,
+    )
+    if not found and not forgotten:
+        print("indexer: nothing matched (hosts are written host[:port])", file=sys.stderr)
     return 0
+
+
+def _host_argument(value: str) -> str:
+    """``host[:port]`` from what the user gave: a host, or a URL of that host."""
+    text = value.strip()
+    if "://" in text:
+        try:
+            return host_of(normalize_url(text))
+        except InvalidURLError as exc:
+            raise ConfigError("--host", str(exc)) from None
+    return text.strip("/").lower()
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')

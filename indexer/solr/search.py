@@ -70,6 +70,16 @@ def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
         cursor = data["nextCursorMark"]
 
 
+def count(cfg: SolrSettings, query: str) -> int:
+    """Number of documents matching ``query`` (Lucene syntax).
+
+    Raises:
+        SolrUnavailableError, SolrError: as :func:`search`.
+    """
+    data = _request(cfg, "select", {"q": query, "rows": 0})
+    return int(data["response"]["numFound"])
+
+
 def check_target(cfg: SolrSettings) -> None:
     """Make sure the core or collection answers a query before a crawl starts.
 
