@@ -147,7 +147,7 @@ async def _run(
     planned: dict[str, set[str]] = defaultdict(set)
     for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)
-    totals = _reconcile(settings, frontier, data_dir, hosts, planned)
+    totals = _reconcile(settings, frontier, data_dir, hosts, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
     result.refused = _guard(settings, result.deletes, totals)
     if result.refused and not force and not dry_run:  # a dry run still shows the plan
@@ -167,14 +167,20 @@ def _reconcile(
     data_dir: Path,
     hosts: list[str],
     planned: dict[str, set[str]],
+    in_scope: Callable[[str], bool],
 ) -> dict[str, int]:
-    """Add ids missed for ``delete_grace_runs`` runs to ``planned``; return docs per host."""
+    """Add ids missed for ``delete_grace_runs`` runs to ``planned``; return docs per host.
+
+    Only documents inside this job's scope (``crawl.include`` / ``crawl.exclude``) are
+    considered, so two jobs that crawl different parts of one host leave each other's
+    documents alone.
+    """
     grace = settings.reindex.delete_grace_runs
     totals: dict[str, int] = {}
     missed = MissedRuns(data_dir / "missed.sqlite3")
     try:
         for host in hosts:
-            in_solr = host_ids(settings.solr, host)
+            in_solr = [doc_id for doc_id in host_ids(settings.solr, host) if in_scope(doc_id)]
             totals[host] = len(in_solr)
             counts = missed.update(frontier.reached_in_run(host), in_solr)
             planned[host].update(i for i, runs in counts.items() if runs >= grace)

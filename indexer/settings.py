@@ -137,9 +137,13 @@ class SolrSettings(_Section):
     @field_validator("url", "urls")
     @classmethod
     def _no_credentials_in_urls(cls, value: str | tuple[str, ...]) -> str | tuple[str, ...]:
-        """Reject ``http://user:pass@host``: URLs end up in logs and error messages."""
+        """Reject ``http://user:pass@host``: URLs end up in logs and error messages; and
+        anything that is not an http(s) URL with a host."""
         for url in (value,) if isinstance(value, str) else value:
-            if "@" in urlsplit(url).netloc:
+            parts = urlsplit(url)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise ValueError(f"not an http(s) URL: {url!r} (e.g. http://127.0.0.1:8983/solr)")
+            if "@" in parts.netloc:
                 raise ValueError("no credentials in Solr URLs: set solr.user and solr.password")
         return value
 

@@ -162,3 +162,29 @@ def test_delete_command_removes_url_and_host(
     assert everything.returncode == 0, everything.stderr
     assert f"deleted {PAGES} document" in everything.stderr
     assert _docs(base, core) == {}
+
+
+def test_reindex_leaves_documents_outside_its_scope_alone(
+    crawled: tuple[str, str, str, Path, list[str]], tmp_path: Path
+) -> None:
+    base, core, site, _root, _common = crawled
+    config = tmp_path / "part.toml"
+    config.write_text('[crawl]\ninclude = ["/index\\\\.html$", "/p[0-4]\\\\.html$"]\n', "utf-8")
+    part = [
+        "--solr",
+        base,
+        "--core",
+        core,
+        "--data-dir",
+        str(tmp_path / "part"),
+        "--delay",
+        "0",
+        "-q",
+        "--config",
+        str(config),
+    ]
+    assert _cli("crawl", *part, f"{site}/index.html").returncode == 0
+    for _ in range(2):  # past delete_grace_runs
+        proc = _cli("reindex", *part)
+        assert proc.returncode == 0, proc.stderr
+    assert len(_docs(base, core)) == PAGES + 1, "another job's documents were deleted"

@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
+import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 from indexer.cli.common import configure_logging
+from indexer.errors import ConfigError
 from indexer.frontier import Frontier
 from indexer.pipeline import Crawler, CrawlOptions
 from indexer.report import RunStats, format_summary
@@ -48,6 +50,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the demo; exit 0 when every step worked."""
     configure_logging(0, args.quiet)
+    _check_port_free(args.site_port)
     print("starting Solr (the first start builds the launcher with Maven)…", file=sys.stderr)
     solr_url = start_solr(args.port, args.solr_home)
     print(f"Solr: {solr_url}", file=sys.stderr)
@@ -61,12 +64,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {hit['title']}  {hit['url']}")
             for snippet in hit["snippets"][:1]:
                 print(f"    … {snippet[:120]} …")
+    home = "" if args.solr_home == DEFAULT_SOLR_HOME else f" --solr-home {args.solr_home}"
     print(
-        f"\nSolr keeps running at {solr_url}; try: indexer search 規程 — "
-        f"stop it with: indexer solr stop --port {args.port}",
+        f"\nSolr keeps running at {solr_url}; try: indexer search --solr {solr_url} 規程\n"
+        f"stop it with: indexer solr stop --port {args.port}{home}",
         file=sys.stderr,
     )
     return 0 if stats.indexed else 1
+
+
+def _check_port_free(port: int) -> None:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            raise ConfigError("--site-port", f"port {port} is in use; choose another") from None
 
 
 async def _crawl_sample_site(solr_url: str, data_dir: Path, site_port: int) -> RunStats:
