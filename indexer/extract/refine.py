@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
+from indexer.extract.comments import comment_blocks
 from indexer.extract.segment import Segmentation
 
 # Inside a chosen container, negative blocks weigh this much when trimming its edges: a
@@ -143,11 +144,21 @@ def widen(candidate: Candidate, seg: Segmentation) -> Candidate:
     return Candidate(candidate.extractor, before + candidate.indexes + after)
 
 
+def drop_comments(candidate: Candidate, seg: Segmentation, values: Sequence[float]) -> Candidate:
+    """Drop comment sections recognised by their heading (:mod:`indexer.extract.comments`)."""
+    dropped = comment_blocks(seg, candidate.indexes, values)
+    if not dropped:
+        return candidate
+    kept = tuple(i for i in candidate.indexes if i not in dropped)
+    return Candidate(candidate.extractor, kept)
+
+
 def finish(
     candidate: Candidate, seg: Segmentation, values: Sequence[float], title: str
 ) -> Candidate:
-    """Apply :func:`trim`, :func:`anchor_title`, :func:`widen`, :func:`drop_links`,
-    :func:`drop_repeats`."""
+    """Apply :func:`trim`, :func:`anchor_title`, :func:`widen`, :func:`drop_comments`,
+    :func:`drop_links`, :func:`drop_repeats`."""
     trimmed = trim(candidate, values)
     anchored = anchor_title(trimmed, title_anchor(seg, title), values)
-    return drop_repeats(drop_links(widen(anchored, seg), seg), seg)
+    uncommented = drop_comments(widen(anchored, seg), seg, values)
+    return drop_repeats(drop_links(uncommented, seg), seg)
