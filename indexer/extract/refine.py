@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
 from indexer.extract.comments import comment_blocks
+from indexer.extract.listing import expand_listing
 from indexer.extract.segment import Segmentation
 
 # Inside a chosen container, negative blocks weigh this much when trimming its edges: a
@@ -157,8 +158,9 @@ def finish(
     candidate: Candidate, seg: Segmentation, values: Sequence[float], title: str
 ) -> Candidate:
     """Apply :func:`trim`, :func:`anchor_title`, :func:`widen`, :func:`drop_comments`,
-    :func:`drop_links`, :func:`drop_repeats`."""
+    :func:`drop_links`, :func:`drop_repeats` and
+    :func:`~indexer.extract.listing.expand_listing`."""
     trimmed = trim(candidate, values)
     anchored = anchor_title(trimmed, title_anchor(seg, title), values)
     uncommented = drop_comments(widen(anchored, seg), seg, values)
-    return drop_repeats(drop_links(uncommented, seg), seg)
+    return expand_listing(drop_repeats(drop_links(uncommented, seg), seg), seg)
