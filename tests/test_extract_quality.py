@@ -16,8 +16,8 @@ from types import ModuleType
 import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "eval_extraction.py"
-# Measured: extract-ja 0.945, extract-en 0.952 (trafilatura 2.3.1 best: 0.883 / 0.948).
-FLOORS = {"ja": 0.935, "en": 0.94}
+# Measured: extract-ja 0.949, extract-en 0.952 (trafilatura 2.3.1 best: 0.883 / 0.948).
+FLOORS = {"ja": 0.939, "en": 0.94}
 
 
 def _eval_module() -> ModuleType:
