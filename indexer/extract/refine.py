@@ -1,4 +1,4 @@
-"""Finish a chosen candidate: trim weak edges, start at the title heading, drop repeats."""
+"""Finish a chosen candidate: trim edges, anchor at the title, widen notices, drop furniture."""
 
 from __future__ import annotations
 
