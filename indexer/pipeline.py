@@ -177,8 +177,8 @@ class Crawler:
         if self.options.use_solr:  # fail fast on a wrong URL, core or password
             await asyncio.to_thread(check_target, self.settings.solr)
         self.frontier.start_run(crawl.resume)
-        if crawl.seeds:
-            self.frontier.save_seeds(crawl.seeds)
+        if crawl.seeds:  # normalized: no user:password@ from a seed reaches the disk
+            self.frontier.save_seeds(self._normalized(crawl.seeds))
         self._fetched = self.frontier.fetched_in_run()
         self._per_host = self.frontier.fetched_in_run_by_host()
         self._prefer_seed_origins()
@@ -209,6 +209,13 @@ class Crawler:
             await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
         return self.stats
+
+    def _normalized(self, urls: Iterable[str]) -> list[str]:
+        result = []
+        for url in urls:
+            with contextlib.suppress(InvalidURLError):
+                result.append(normalize_url(url, self.settings.crawl.strip_params))
+        return result
 
     def _prefer_seed_origins(self) -> None:
         for seed in self.settings.crawl.seeds:
@@ -448,6 +455,11 @@ class Crawler:
                 self.sink.delete(fetched.final_url)
             return
         if self._canonical_elsewhere(fetched, doc.canonical_url, claimed.depth):
+            return
+        if not doc.text.strip():  # a frameset or an empty page: its links were followed
+            self._finish(url, "no-content", "no main text (a frameset or an empty page)")
+            if claimed.content_hash is not None:
+                self.sink.delete(fetched.final_url)
             return
         digest = content_hash(doc)
         if (

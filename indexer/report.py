@@ -23,6 +23,7 @@ OUTCOMES: dict[str, str] = {
     "noindex": "meta robots or X-Robots-Tag noindex",
     "duplicate": "redirects to a page already indexed in this run",
     "canonical-elsewhere": "rel=canonical names another in-scope URL, which is queued",
+    "no-content": "no main text (a frameset or an empty page); its links are followed",
     "too-large": "body larger than fetch.max_body_bytes",
     "wrong-type": "content type not fetched for indexing, or a binary body",
     "http-<code>": "final HTTP status that is not a success (e.g. http-404)",
