@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from indexer.encoding import decode_as, decode_body
+from indexer.encoding import decode_as, decode_body, detect
 
 SJIS_HEADER = "text/html; charset=Shift_JIS"
 # Natural sentences, each under 100 bytes in its legacy encoding.
@@ -254,3 +254,50 @@ def test_never_raises_on_arbitrary_bytes() -> None:
             body = b"\x1b$B" + body
         result = decode_body(body, headers[i % len(headers)])
         assert result.encoding == "binary" or result.text or not body
+
+
+LATIN1_HEADER = "text/html; charset=ISO-8859-1"
+STAFF_NAMES = ("山田太郎", "佐藤花子", "鈴木一郎", "高橋健二")
+# French labels whose accented letters are each followed by a letter: the bytes also
+# decode strictly as Shift_JIS, to kanji only.
+FRENCH_LABELS = (
+    "<p>Département: Développement, Intérêts privés, Numéro spécial; Hélène Lefèvre.</p>"
+)
+
+
+def _staff_directory() -> str:
+    rows = "".join(
+        f"<tr><td>{name}</td><td>Sales</td><td>ext. {200 + i}</td>"
+        f"<td>staff{i}@example.com</td></tr>\n"
+        for i, name in enumerate(STAFF_NAMES)
+    )
+    return (
+        "<html><head><title>Staff directory</title></head><body><h1>Staff directory</h1>"
+        "<table><tr><th>Name</th><th>Department</th><th>Phone</th><th>Email</th></tr>\n"
+        f"{rows}</table><p>Ask the office manager for changes.</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize("codec", ["cp932", "euc_jp"])
+@pytest.mark.parametrize(
+    "text",
+    [_staff_directory(), "Q3 sales report 売上報告"],
+    ids=["staff-directory", "one-line"],
+)
+def test_english_page_with_a_few_kanji_names(text: str, codec: str) -> None:
+    body = text.encode(codec)
+    assert detect.japanese_score(text) < detect.JAPANESE_MIN_SCORE  # kanji-only: low score
+    result = decode_body(body)
+    assert (result.text, result.encoding, result.source) == (text, codec, "detected")
+
+
+def test_latin_text_that_also_reads_as_kanji_stays_latin() -> None:
+    body = FRENCH_LABELS.encode("cp1252")
+    assert [r.encoding for r in detect.japanese_readings(body)] == ["cp932"]
+    assert decode_body(body).encoding not in ("cp932", "euc_jp")
+    result = decode_body(body, LATIN1_HEADER)
+    assert (result.text, result.encoding, result.source) == (
+        FRENCH_LABELS,
+        "windows-1252",
+        "header",
+    )

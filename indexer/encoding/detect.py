@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import chardet
 
-from indexer.encoding.decoders import strict_text
+from indexer.encoding import singlebyte
+from indexer.encoding.decoders import decode_as, strict_text
 from indexer.encoding.labels import lookup_label
 
 #: chardet sees at most this many bytes (it costs time linear in its input).
@@ -31,12 +32,16 @@ _MULTIBYTE_CJK = frozenset({"big5", "gb18030", "euc_kr", "johab", "euc_tw"})
 _MIN_KANA_SHARE = 0.05
 _SURE_KANA_SHARE = 0.2
 _SURE_SCORE = 0.8
+#: A reading at least this much kana, kanji and full-width forms (kanji counted fully)
+#: beats a single-byte code page whose reading is implausible.
+DOUBLE_BYTE_MIN_SHARE = 0.8
 #: Non-ASCII characters of a reading that are scored (a proportion: a prefix will do).
 SCORE_CHARS = 8192
 _LATIN_ISO = frozenset({"iso8859-1", "iso8859-15", "latin-1"})
 _C1_BYTES = re.compile(rb"[\x80-\x9f]")
 # chardet's "nothing fit" sentinel: its no_match_encoding (default cp1252) at confidence 0.10.
 _CHARDET_NO_MATCH = "cp1252"
+_USUAL_SINGLE_BYTE = "windows-1252"
 _NO_MATCH = 0.10
 _KANA = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe]")
 _FULLWIDTH = re.compile("[\u3000-\u303f\uff01-\uff60\uffe0-\uffe5]")
@@ -81,28 +86,41 @@ class Reading:
         encoding: ``cp932`` or ``euc_jp``.
         score: :func:`japanese_score` of the text (0–1).
         kana: share of full-width kana among its non-ASCII characters (0–1).
+        cjk: the score with kanji weighing 1 even without kana (0–1): how much of the
+            text is kana, kanji and full-width forms, whatever its language.
     """
 
     encoding: str
     score: float
     kana: float
+    cjk: float
 
 
-def _counts(text: str) -> tuple[int, float]:
-    """``(non-ASCII characters, plausibility points)`` of ``text``; see japanese_score."""
-    total = len(_NON_ASCII.findall(text))
-    if total == 0:
-        return 0, 0.0
-    kana = len(_KANA.findall(text))
-    kanji_weight = 1.0 if kana * 20 >= total else 0.3
-    points = (
-        kana
-        + len(_FULLWIDTH.findall(text))
-        + kanji_weight * len(_KANJI.findall(text))
-        + 0.7 * len(_HALFWIDTH_KANA.findall(text))
-        + 0.2 * len(_HALFWIDTH_PUNCT.findall(text))
-    )
-    return total, points
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    """Character counts of a text's non-ASCII part, as :func:`japanese_score` weighs them."""
+
+    total: int
+    kana: int
+    kanji: int
+    others: float  # full-width forms, half-width katakana and punctuation, weighted
+
+    @classmethod
+    def of(cls, text: str) -> _Counts:
+        others = (
+            len(_FULLWIDTH.findall(text))
+            + 0.7 * len(_HALFWIDTH_KANA.findall(text))
+            + 0.2 * len(_HALFWIDTH_PUNCT.findall(text))
+        )
+        total = len(_NON_ASCII.findall(text))
+        return cls(total, len(_KANA.findall(text)), len(_KANJI.findall(text)), others)
+
+    def score(self, kanji_weight: float | None = None) -> float:
+        if not self.total:
+            return 0.0
+        if kanji_weight is None:
+            kanji_weight = 1.0 if self.kana * 20 >= self.total else 0.3
+        return (self.kana + self.others + kanji_weight * self.kanji) / self.total
 
 
 def japanese_score(text: str) -> float:
@@ -113,8 +131,7 @@ def japanese_score(text: str) -> float:
     gives kanji without kana), half-width katakana 0.7, half-width punctuation 0.2,
     anything else 0. Text without non-ASCII characters scores 0.
     """
-    total, points = _counts(text)
-    return points / total if total else 0.0
+    return _Counts.of(text).score()
 
 
 def chardet_encoding(sample: bytes) -> str | None:
@@ -133,12 +150,6 @@ def chardet_encoding(sample: bytes) -> str | None:
         return None
 
 
-def kana_share(text: str) -> float:
-    """Share of full-width kana among the non-ASCII characters of ``text`` (0 if none)."""
-    total = len(_NON_ASCII.findall(text))
-    return len(_KANA.findall(text)) / total if total else 0.0
-
-
 def japanese_readings(sample: bytes) -> list[Reading]:
     """Each Japanese encoding that strictly decodes ``sample``, scored on its first
     :data:`SCORE_CHARS` non-ASCII characters."""
@@ -146,8 +157,9 @@ def japanese_readings(sample: bytes) -> list[Reading]:
     for encoding in _JAPANESE:
         text = strict_text(sample, encoding)
         if text is not None:
-            text = _ASCII_RUNS.sub("", text)[:SCORE_CHARS]
-            readings.append(Reading(encoding, japanese_score(text), kana_share(text)))
+            counts = _Counts.of(_ASCII_RUNS.sub("", text)[:SCORE_CHARS])
+            kana = counts.kana / counts.total if counts.total else 0.0
+            readings.append(Reading(encoding, counts.score(), kana, counts.score(1.0)))
     return readings
 
 
@@ -188,6 +200,31 @@ def prefer_japanese(readings: list[Reading], guess: str | None) -> str | None:
     return best.encoding
 
 
+def japanese_over_single_byte(sample: bytes, readings: list[Reading], codec: str) -> str | None:
+    """The Japanese encoding to use instead of the single-byte ``codec``, or None.
+
+    Kanji-only Japanese (names in an English page, a short notice) scores low in
+    :func:`japanese_score`, which cannot tell it from Chinese. It wins here when a reading
+    is at least :data:`DOUBLE_BYTE_MIN_SHARE` double-byte Japanese (cjk) and ``codec``'s
+    own reading of ``sample`` is implausible as text (:func:`singlebyte.implausible`:
+    quotes glued inside words, runs of accented capitals, C1 controls), and so is the
+    windows-1252 reading (chardet misnames short Latin text as another code page).
+    """
+    if codec in _JAPANESE or codec in _MULTIBYTE_CJK or not readings:
+        return None
+    best = max(readings, key=lambda r: (r.cjk, r.score))
+    if best.cjk < DOUBLE_BYTE_MIN_SHARE:
+        return None
+    for single_byte in dict.fromkeys((codec, _USUAL_SINGLE_BYTE)):
+        try:
+            text = decode_as(sample, single_byte)[0]
+        except LookupError:
+            continue
+        if not singlebyte.implausible(text):
+            return None
+    return best.encoding
+
+
 def widen_latin(data: bytes, encoding: str) -> str:
     """ISO-8859-1/-15 → windows-1252 when ``data`` has bytes 0x80–0x9F: C1 controls in
     ISO-8859, punctuation (€ … “ ” –) in windows-1252. chardet sees only the first
@@ -201,7 +238,8 @@ def detect(data: bytes) -> str | None:
     """Detect the encoding of non-ASCII, non-UTF-8 ``data`` (only the first 64 KiB is read).
 
     A sample that reads as unmistakable Japanese (:func:`surely_japanese`) settles it
-    without chardet; otherwise chardet answers and :func:`prefer_japanese` checks it.
+    without chardet; otherwise chardet answers and :func:`prefer_japanese` checks it, then
+    :func:`japanese_over_single_byte` when it answered a single-byte code page.
 
     Returns:
         Our codec name, or None when neither chardet nor the Japanese check finds one.
@@ -214,7 +252,9 @@ def detect(data: bytes) -> str | None:
     guess = chardet_encoding(sample)
     if guess in ("utf-8", "utf-16le", "utf-16be", "iso2022_jp"):
         return guess
-    japanese = prefer_japanese(readings, guess)
-    if japanese is not None:
-        return japanese
-    return None if guess is None else widen_latin(data, guess)
+    if guess is None:
+        return prefer_japanese(readings, guess)
+    japanese = prefer_japanese(readings, guess) or japanese_over_single_byte(
+        sample, readings, guess
+    )
+    return japanese or widen_latin(data, guess)
