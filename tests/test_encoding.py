@@ -301,3 +301,25 @@ def test_latin_text_that_also_reads_as_kanji_stays_latin() -> None:
         "windows-1252",
         "header",
     )
+
+
+KANJI_ONLY_GB_AMBIGUOUS = pytest.mark.xfail(
+    reason="kanji-only EUC-JP is also valid GB 18030; chardet answers GB18030 here",
+    strict=True,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        ("<title>休業日</title><p>本日休業</p>", "cp932"),
+        ("<title>休業日</title><p>本日休業</p>", "euc_jp"),
+        ("<p>臨時休業：設備点検</p>", "cp932"),
+        pytest.param("<p>臨時休業：設備点検</p>", "euc_jp", marks=KANJI_ONLY_GB_AMBIGUOUS),
+    ],
+)
+def test_latin1_header_loses_to_short_kanji_only_text(text: str, codec: str) -> None:
+    # Apache's old AddDefaultCharset default over a short notice without kana.
+    result = decode_body(text.encode(codec), LATIN1_HEADER)
+    assert (result.text, result.encoding) == (text, codec)
+    assert result.hints == ("header:iso-8859-1",)

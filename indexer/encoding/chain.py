@@ -93,7 +93,9 @@ def _contradicted(body: bytes, encoding: str) -> bool:
       the body has it and the declaration is something else;
     - 7-bit body with ISO-2022-JP escapes, declared anything else;
     - Latin-1 family declared (the usual server default) over non-ASCII UTF-8, or over
-      bytes that read as Japanese (plausibility score ≥ :data:`detect.JAPANESE_MIN_SCORE`);
+      bytes that read as Japanese (plausibility score ≥ :data:`detect.JAPANESE_MIN_SCORE`,
+      or kanji-only text whose windows-1252 reading is implausible, see
+      :func:`detect.japanese_over_single_byte`);
     - one Japanese encoding declared where the other reads as clearly more Japanese.
     """
     utf16 = sniff.sniff_utf16(body)
@@ -106,8 +108,11 @@ def _contradicted(body: bytes, encoding: str) -> bool:
             return False
         if sniff.is_utf8(body):
             return True
-        readings = detect.japanese_readings(body[: detect.DETECT_BYTES])
-        return detect.prefer_japanese(readings, None) is not None
+        sample = body[: detect.DETECT_BYTES]
+        readings = detect.japanese_readings(sample)
+        if detect.prefer_japanese(readings, None) is not None:
+            return True
+        return detect.japanese_over_single_byte(sample, readings, encoding) is not None
     if encoding in _JAPANESE and not body.isascii():
         return _other_japanese_reads_better(body, encoding)
     return False
