@@ -323,3 +323,38 @@ def test_latin1_header_loses_to_short_kanji_only_text(text: str, codec: str) -> 
     result = decode_body(text.encode(codec), LATIN1_HEADER)
     assert (result.text, result.encoding) == (text, codec)
     assert result.hints == ("header:iso-8859-1",)
+
+
+UTF8_NOTICES = ["<title>休業日</title><p>本日休業</p>", "<p>休業</p>", "<p>本日は休業です</p>"]
+
+
+@pytest.mark.parametrize("text", UTF8_NOTICES)
+@pytest.mark.parametrize("label", ["Shift_JIS", "EUC-JP"])
+def test_utf8_page_under_a_japanese_header(text: str, label: str) -> None:
+    body = text.encode()
+    result = decode_body(body, f"text/html; charset={label}")
+    assert (result.text, result.encoding, result.source) == (text, "utf-8", "sniff")
+    assert result.hints == (f"header:{label.lower()}",)
+
+
+def test_utf8_read_as_shift_jis_is_what_the_rule_sees() -> None:
+    # Precondition of the test above: the UTF-8 bytes decode strictly as Shift_JIS, with
+    # half-width katakana scattered between kanji.
+    misread = decode_as(UTF8_NOTICES[1].encode(), "cp932", strict=True)[0]
+    assert detect.glued_halfwidth_share(misread) > 0
+    assert detect.glued_halfwidth_share("ﾊﾟｽﾜｰﾄﾞを入力してください。") < 0.1
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ﾊﾟｽﾜｰﾄﾞを入力してください。", "<p>ﾊｲﾃｸ</p>", "<p>全角ｶﾅ変換</p>", HALFWIDTH_KATAKANA],
+)
+def test_shift_jis_with_halfwidth_katakana_keeps_its_header(text: str) -> None:
+    result = decode_body(text.encode("cp932"), SJIS_HEADER)
+    assert (result.text, result.encoding, result.source) == (text, "cp932", "header")
+
+
+def test_halfwidth_katakana_that_is_also_valid_utf8_keeps_its_header() -> None:
+    body = "<p>ﾊｲﾃｸ</p>".encode("cp932")
+    body.decode("utf-8")  # the trap: also valid UTF-8
+    assert decode_body(body, SJIS_HEADER).encoding == "cp932"

@@ -23,12 +23,17 @@ import re
 from collections.abc import Iterator
 
 from indexer.encoding import detect, sniff
-from indexer.encoding.decoders import decode_as, decodes_strictly
+from indexer.encoding.decoders import decode_as, decodes_strictly, strict_text
 from indexer.encoding.labels import LATIN1_FAMILY, lookup_label
 from indexer.encoding.prescan import Declaration, prescan, xml_declaration
 from indexer.models import DecodedText
 
 DEFAULT_ENCODING = "cp932"
+#: Valid UTF-8 with this many 3- or 4-byte sequences beats a Japanese declaration.
+UTF8_LONG_SEQUENCES = 3
+#: Valid UTF-8 beats a Japanese declaration whose reading has this share of half-width
+#: katakana glued to full-width characters.
+GLUED_HALFWIDTH_SHARE = 0.2
 _JAPANESE = ("cp932", "euc_jp")
 _HEADER_CHARSET = re.compile(r"""[;\s]charset\s*=\s*["']?([^"';,\s]*)""", re.IGNORECASE)
 
@@ -96,7 +101,9 @@ def _contradicted(body: bytes, encoding: str) -> bool:
       bytes that read as Japanese (plausibility score ≥ :data:`detect.JAPANESE_MIN_SCORE`,
       or kanji-only text whose windows-1252 reading is implausible, see
       :func:`detect.japanese_over_single_byte`);
-    - one Japanese encoding declared where the other reads as clearly more Japanese.
+    - a Japanese encoding declared over UTF-8 it only happens to decode (see
+      :func:`_utf8_read_as_japanese`), or where the other Japanese encoding reads as
+      clearly more Japanese.
     """
     utf16 = sniff.sniff_utf16(body)
     if encoding in ("utf-16le", "utf-16be") or utf16 is not None:
@@ -114,8 +121,31 @@ def _contradicted(body: bytes, encoding: str) -> bool:
             return True
         return detect.japanese_over_single_byte(sample, readings, encoding) is not None
     if encoding in _JAPANESE and not body.isascii():
-        return _other_japanese_reads_better(body, encoding)
+        return _utf8_read_as_japanese(body, encoding) or _other_japanese_reads_better(
+            body, encoding
+        )
     return False
+
+
+def _utf8_read_as_japanese(body: bytes, declared: str) -> bool:
+    """The body is UTF-8 that the declared Japanese encoding only happens to decode.
+
+    Valid UTF-8 with at least :data:`UTF8_LONG_SEQUENCES` 3- or 4-byte sequences (which
+    legacy Japanese text does not form, see :func:`sniff.utf8_long_sequences`), or whose
+    declared reading scatters half-width katakana between full-width characters (at least
+    :data:`GLUED_HALFWIDTH_SHARE` of it, see :func:`detect.glued_halfwidth_share`) while
+    the UTF-8 reading is at least as much kana, kanji and full-width forms.
+    """
+    sample = body[: detect.DETECT_BYTES]
+    if not sniff.is_utf8(sample):
+        return False
+    if sniff.utf8_long_sequences(sample) >= UTF8_LONG_SEQUENCES:
+        return True
+    text = strict_text(sample, declared)
+    if text is None or detect.glued_halfwidth_share(text) < GLUED_HALFWIDTH_SHARE:
+        return False
+    utf8 = sample.decode("utf-8", "ignore")  # valid: only a character cut at the end drops
+    return detect.cjk_share(utf8) >= detect.cjk_share(text)
 
 
 def _other_japanese_reads_better(body: bytes, declared: str) -> bool:

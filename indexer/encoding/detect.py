@@ -49,6 +49,10 @@ _KANJI = re.compile("[\u4e00-\u9fff\uf900-\ufaff]")
 _HALFWIDTH_KANA = re.compile("[\uff66-\uff9f]")
 _HALFWIDTH_PUNCT = re.compile("[\uff61-\uff65]")
 _NON_ASCII = re.compile("[^\x00-\x7f]")
+# A half-width katakana or punctuation character next to a full-width character.
+_GLUED_HALFWIDTH = re.compile(
+    "(?<=[^\x00-\x7f\uff61-\uff9f])[\uff61-\uff9f]|[\uff61-\uff9f](?=[^\x00-\x7f\uff61-\uff9f])"
+)
 _ASCII_RUNS = re.compile("[\x00-\x7f]+")
 
 # chardet's Python codec names for the Japanese family → ours (decoded the browser way).
@@ -86,8 +90,7 @@ class Reading:
         encoding: ``cp932`` or ``euc_jp``.
         score: :func:`japanese_score` of the text (0–1).
         kana: share of full-width kana among its non-ASCII characters (0–1).
-        cjk: the score with kanji weighing 1 even without kana (0–1): how much of the
-            text is kana, kanji and full-width forms, whatever its language.
+        cjk: :func:`cjk_share` of the text (0–1).
     """
 
     encoding: str
@@ -132,6 +135,25 @@ def japanese_score(text: str) -> float:
     anything else 0. Text without non-ASCII characters scores 0.
     """
     return _Counts.of(text).score()
+
+
+def cjk_share(text: str) -> float:
+    """:func:`japanese_score` with kanji weighing 1 even without kana (0–1): how much of
+    the non-ASCII part of ``text`` is kana, kanji and full-width forms, whatever the
+    language."""
+    return _Counts.of(text).score(1.0)
+
+
+def glued_halfwidth_share(text: str) -> float:
+    """Share (0–1) of the non-ASCII characters of ``text`` that are half-width katakana or
+    punctuation (U+FF61–FF9F) touching a full-width character (0 if none).
+
+    Real text writes half-width katakana in words of their own (``ﾊﾟｽﾜｰﾄﾞを``: one
+    contact); UTF-8 read as Shift_JIS scatters them between kanji (``莨第･ｭ譌･``), as do
+    EUC-JP bytes read as Shift_JIS.
+    """
+    total = len(_NON_ASCII.findall(text))
+    return len(_GLUED_HALFWIDTH.findall(text)) / total if total else 0.0
 
 
 def chardet_encoding(sample: bytes) -> str | None:

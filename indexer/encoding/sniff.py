@@ -81,6 +81,19 @@ def is_utf8(data: bytes) -> bool:
     return True
 
 
+_UTF8_LONG_SEQUENCE = re.compile(rb"[\xe0-\xf4][\x80-\xbf]{2}")
+
+
+def utf8_long_sequences(data: bytes) -> int:
+    """The number of 3- and 4-byte sequences in ``data``, valid UTF-8 (RFC 3629).
+
+    Legacy Japanese text is rarely valid UTF-8, and then as half-width katakana, whose
+    bytes (A1–DF) only form 2-byte sequences; 3-byte ones need a level-2 kanji lead byte
+    followed by two bytes in 80–BF, over and over.
+    """
+    return len(_UTF8_LONG_SEQUENCE.findall(data))
+
+
 _SIGNATURES = re.compile(
     rb"\x89PNG\r\n\x1a\n|GIF8[79]a|\xff\xd8\xff|%PDF-|PK\x03\x04|PK\x05\x06|\x1f\x8b\x08"
     rb"|BZh[1-9]1AY&SY|7z\xbc\xaf\x27\x1c|\xfd7zXZ\x00|\x28\xb5\x2f\xfd|Rar!\x1a\x07"
