@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -70,6 +71,9 @@ def body_of(root: etree._Element) -> etree._Element:
     return body if body is not None else root
 
 
+_MAX_UNWRAP = 2000  # inline elements unwrapped at most (see prune)
+
+
 def prune(root: etree._Element, drop: Iterable[str]) -> None:
     """Simplify the tree in C before the Python walk: remove ``drop`` elements (their
     tails kept) and unwrap inline formatting tags. Modifies ``root``.
@@ -78,4 +82,10 @@ def prune(root: etree._Element, drop: Iterable[str]) -> None:
     ``<span style="display:none">`` is kept; hidden blocks are still skipped.
     """
     etree.strip_elements(root, *drop, with_tail=False)
+    # Unwrapping leaves the text of the removed tags as separate adjacent text nodes, and
+    # lxml joins such runs anew on every ``.text`` / ``.tail`` read in time quadratic in
+    # their number: a page of 100,000 <span>s would take minutes. The walk handles inline
+    # elements itself, only more slowly, so very tag-heavy pages are left as they are.
+    if next(itertools.islice(root.iter(*UNWRAP_TAGS), _MAX_UNWRAP, None), None) is not None:
+        return
     etree.strip_tags(root, *UNWRAP_TAGS)
