@@ -75,6 +75,9 @@ class CrawlOptions:
             again (outcome ``unchanged``); reindex jobs use it.
         defer_deletes: deletes are collected in :attr:`Crawler.deferred_deletes` instead of
             being sent, so that a guard can review them (reindex).
+        present: ids known to be in the index, or None (unknown: assume all are). A page
+            not in it is fetched without validators and sent even when unchanged, so a
+            document lost from the index comes back.
         on_change: called as ``(action, doc_id)`` for each planned index change, action
             ``add`` (new), ``update`` (indexed before) or ``delete``.
     """
@@ -83,6 +86,7 @@ class CrawlOptions:
     use_solr: bool = True
     on_progress: Callable[[RunStats, int], None] | None = None
     skip_unchanged: bool = False
+    present: frozenset[str] | None = None
     defer_deletes: bool = False
     on_change: Callable[[str, str], None] | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
@@ -209,6 +213,15 @@ class Crawler:
             await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
         return self.stats
+
+    def _in_index(self, url: str) -> bool:
+        return self.options.present is None or url in self.options.present
+
+    def _validators(self, claimed: Claimed) -> Validators:
+        """Stored validators for a conditional GET, unless the document left the index."""
+        if not self._in_index(claimed.url):
+            return Validators()
+        return Validators(claimed.etag, claimed.last_modified)
 
     def _normalized(self, urls: Iterable[str]) -> list[str]:
         result = []
@@ -348,7 +361,7 @@ class Crawler:
         try:
             fetched = await fetcher.fetch(
                 url,
-                Validators(claimed.etag, claimed.last_modified),
+                self._validators(claimed),
                 check_hop=lambda target: self._check_hop(url, target, robots),
                 before_request=lambda u: self.politeness.turn(host_of(u)),
             )
@@ -466,6 +479,7 @@ class Crawler:
             self.options.skip_unchanged
             and digest == claimed.content_hash
             and fetched.final_url == url
+            and self._in_index(url)
         ):
             self._finish(url, "unchanged", "main content hash unchanged", reached=True)
             return
@@ -486,7 +500,9 @@ class Crawler:
                 f"reached by redirect from {url}",
             )
         solr_doc = build_document(fetched, page.decoded, doc, run=self.frontier.run, digest=digest)
-        self.sink.add(solr_doc, doc.text, update=claimed.content_hash is not None)
+        self.sink.add(
+            solr_doc, doc.text, update=claimed.content_hash is not None and self._in_index(url)
+        )
         self._finish(
             url,
             "indexed",

@@ -1,7 +1,8 @@
 """Reindex jobs: recrawl what the frontier knows, update what changed, delete what is gone.
 
 1. Every URL reached before is queued again; the refetch is a conditional GET (stored ETag /
-   Last-Modified), and a page whose main-content hash is unchanged is not re-sent.
+   Last-Modified), and a page whose main-content hash is unchanged is not re-sent, unless
+   its document is missing from Solr (then it is fetched in full and sent again).
 2. Pages answering 404/410 or turning ``noindex`` are planned for deletion.
 3. Reconciliation with Solr itself: documents of the crawled hosts that this run did not
    reach count one missed run; after ``reindex.delete_grace_runs`` missed runs in a row they
@@ -15,6 +16,7 @@ change; the real data directory and the index are left as they were.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import tempfile
 from collections import defaultdict
@@ -138,8 +140,13 @@ async def _run(
         update={"allow_hosts": (*settings.crawl.allow_hosts, *hosts), "resume": False}
     )
     scoped = settings.model_copy(update={"crawl": crawl})
+    present = await asyncio.to_thread(_ids_in_index, settings, hosts)
     options = CrawlOptions(
-        use_solr=not dry_run, skip_unchanged=True, defer_deletes=True, on_change=on_change
+        use_solr=not dry_run,
+        skip_unchanged=True,
+        present=present,
+        defer_deletes=True,
+        on_change=on_change,
     )
     crawler = Crawler(scoped, frontier, options)
     stats = await crawler.run()
@@ -159,6 +166,11 @@ async def _run(
     if not dry_run:
         result.deleted = _apply_deletes(settings, data_dir, frontier, result.deletes)
     return result
+
+
+def _ids_in_index(settings: Settings, hosts: list[str]) -> frozenset[str]:
+    """Every document id Solr holds for ``hosts`` (pages missing there are sent again)."""
+    return frozenset(doc_id for host in hosts for doc_id in host_ids(settings.solr, host))
 
 
 def _reconcile(

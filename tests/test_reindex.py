@@ -139,6 +139,24 @@ def test_stale_documents_are_deleted_after_the_grace_runs(
     assert len(_docs(base, core)) == PAGES + 1
 
 
+def test_reindex_restores_documents_missing_from_the_index(
+    crawled: tuple[str, str, str, Path, list[str]],
+) -> None:
+    base, core, site, _root, common = crawled
+    requests.post(
+        f"{base}/{core}/update",
+        params={"commit": "true"},
+        timeout=30,
+        json={"delete": {"id": f"{site}/p2.html"}},
+    ).raise_for_status()
+    dry = _cli("reindex", *common, "--dry-run")
+    assert [json.loads(line) for line in dry.stdout.splitlines()] == [
+        {"action": "add", "id": f"{site}/p2.html"}
+    ]
+    assert _cli("reindex", *common).returncode == 0
+    assert len(_docs(base, core)) == PAGES + 1
+
+
 def test_reindex_without_crawl_state_fails(tmp_path: Path) -> None:
     proc = _cli("reindex", "--data-dir", str(tmp_path / "none"))
     assert proc.returncode == 2 and "no crawl state" in proc.stderr
