@@ -111,11 +111,19 @@ class Fetcher:
     Args:
         session: from :func:`build_session`.
         cfg: the fetch settings.
+        strip_params: query parameters removed from redirect targets, as from links
+            (``crawl.strip_params``).
     """
 
-    def __init__(self, session: aiohttp.ClientSession, cfg: FetchSettings) -> None:
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        cfg: FetchSettings,
+        strip_params: tuple[str, ...] = (),
+    ) -> None:
         self._session = session
         self._cfg = cfg
+        self._strip_params = strip_params
 
     def _auth(self, url: str) -> dict[str, str]:
         """The ``Authorization`` header for ``url``'s host (RFC 7617 Basic, UTF-8), if any."""
@@ -233,7 +241,7 @@ class Fetcher:
         if not location:
             raise PermanentFetchError(url, "redirect-error", f"{resp.status} without Location")
         try:
-            return normalize_url(str(URL(url).join(URL(location))))
+            return normalize_url(str(URL(url).join(URL(location))), self._strip_params)
         except (InvalidURLError, ValueError) as exc:
             raise PermanentFetchError(
                 url, "redirect-error", f"bad redirect target: {exc}"

@@ -194,7 +194,7 @@ class Crawler:
             with page_pool(workers) as pool:
                 warm_up(pool, workers)
                 async with build_session(self.settings.fetch, self.politeness.sent) as session:
-                    fetcher = Fetcher(session, self.settings.fetch)
+                    fetcher = Fetcher(session, self.settings.fetch, crawl.strip_params)
                     fetch = self.settings.fetch
                     robots = RobotsCache(
                         fetcher,

@@ -19,3 +19,15 @@ async def test_redirect_target_is_indexed_once(tmp_path: Path, links: list[str])
     urls = [doc["url"] for doc in run.docs]
     assert sorted(urls) == sorted(set(urls)) == [srv.url("/"), srv.url("/a")]
     assert run.stats.indexed == 2
+
+
+async def test_redirect_target_loses_session_parameters(tmp_path: Path) -> None:
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/a", "/r"])
+        srv.route("/a", Reply(body=html("target page")))
+        srv.route("/r", Reply(301, headers={"Location": "/a?sid=123"}))
+        run = await crawl([srv.url("/")], tmp_path, fetch__per_host=1)
+    urls = sorted(doc["url"] for doc in run.docs)
+    assert urls == [srv.url("/"), srv.url("/a")]
+    outcome, reason = run.outcomes[srv.url("/r")]
+    assert outcome in ("duplicate", "indexed") and "sid=" not in reason, (outcome, reason)
