@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from indexer.errors import ConfigError
 
 ENV_PREFIX = "INDEXER_"
-_USERINFO = re.compile(r"(://[^/@:\s]+):[^/@\s]*@")
+_USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
 Source = Literal["default", "file", "env", "flag"]
 
 
@@ -313,7 +313,7 @@ def describe(loaded: LoadedSettings) -> list[dict[str, Any]]:
         if "password" in name or name == "auth":
             value = "***" if value else value
         elif isinstance(value, str):
-            value = _USERINFO.sub(r"\1:***@", value)  # proxy or Solr URL credentials
+            value = _USERINFO.sub(r"\1\2:***@", value)  # proxy or Solr URL credentials
         elif key == "fetch.headers":  # cookies and tokens: header names only
             value = {header: "***" for header in value}
         rows.append({"key": key, "env": env, "value": value, "source": loaded.sources[key]})

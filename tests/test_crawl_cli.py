@@ -39,6 +39,18 @@ def test_bad_output_paths_fail_before_crawling(tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr
 
 
+def test_resume_of_a_crawl_that_never_ran_fails(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        _crawl("--resume", "--out", "o.jsonl", "--data-dir", str(tmp_path / "typo")),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 2 and "no crawl to resume" in proc.stderr
+    assert not (tmp_path / "typo").exists()
+
+
 def test_unreachable_solr_fails_fast(tmp_path: Path) -> None:
     start = time.monotonic()
     proc = subprocess.run(

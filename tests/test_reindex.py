@@ -176,7 +176,9 @@ def test_delete_command_removes_url_and_host(
     assert nothing.returncode == 0 and "nothing matched" in nothing.stderr
     bad = _cli("delete", "--url", "not a url", *common)
     assert bad.returncode == 2 and "--url" in bad.stderr
-    everything = _cli("delete", "--host", f"{site}/any/page.html", *common)
+    page = _cli("delete", "--host", f"{site}/any/page.html", *common)
+    assert page.returncode == 2 and "--url deletes a page" in page.stderr
+    everything = _cli("delete", "--host", f"{site}/", *common)
     assert everything.returncode == 0, everything.stderr
     assert f"deleted {PAGES} document" in everything.stderr
     assert _docs(base, core) == {}

@@ -100,3 +100,10 @@ def test_config_show_masks_url_credentials() -> None:
     loaded = load_settings(None, {"fetch.proxy": "http://user:proxypass@127.0.0.1:3128"}, {})
     shown = {row["key"]: row["value"] for row in describe(loaded)}
     assert shown["fetch.proxy"] == "http://user:***@127.0.0.1:3128"
+    for raw, masked in [
+        ("bob:Pass4@proxy.local:8080", "bob:***@proxy.local:8080"),
+        ("http://bob:Pa@ss5@proxy.local:8080", "http://bob:***@proxy.local:8080"),
+        ("http://proxy.local:3128/a@b", "http://proxy.local:3128/a@b"),
+    ]:
+        loaded = load_settings(None, {"fetch.proxy": raw}, {})
+        assert {r["key"]: r["value"] for r in describe(loaded)}["fetch.proxy"] == masked

@@ -72,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IndexerError as exc:
         print(f"indexer: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into `head` and the like: not an error
+        sys.stderr.close()
+        return 0
     except OSError as exc:  # a file or port the user named: say which, no traceback
         target = exc.filename or ""
         print(f"indexer: {exc.strerror or exc}{f': {target}' if target else ''}", file=sys.stderr)

@@ -98,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
     check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
+    if settings.crawl.resume and not (settings.crawl.data_dir / "frontier.sqlite3").is_file():
+        raise ConfigError("crawl.data_dir", f"no crawl to resume in {settings.crawl.data_dir}")
     use_solr = args.out is None or args.solr is not None
     with Frontier(settings.crawl.data_dir) as frontier:
         display = ProgressDisplay(enabled=not args.quiet)

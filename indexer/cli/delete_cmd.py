@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from yarl import URL
+
 from indexer.cli.common import add_common, load_from_args
 from indexer.errors import ConfigError, InvalidURLError
 from indexer.frontier import Frontier
@@ -56,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if not found and not forgotten:
-        print("indexer: nothing matched (hosts are written host[:port])", file=sys.stderr)
+        hint = "" if args.url else " (hosts are written host[:port])"
+        print(f"indexer: nothing matched{hint}", file=sys.stderr)
     return 0
 
 
@@ -65,9 +68,12 @@ def _host_argument(value: str) -> str:
     text = value.strip()
     if "://" in text:
         try:
-            return host_of(normalize_url(text))
+            url = normalize_url(text)
         except InvalidURLError as exc:
             raise ConfigError("--host", str(exc)) from None
+        if URL(url).path not in ("", "/"):
+            raise ConfigError("--host", "give a host or a site's root URL (--url deletes a page)")
+        return host_of(url)
     return text.strip("/").lower()
 
 
