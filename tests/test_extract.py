@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from lxml import etree
+from lxml import html as lxml_html
 
 from indexer.errors import ExtractError
 from indexer.extract import SiteRule, extract
@@ -173,3 +175,24 @@ def test_long_article_does_not_take_in_short_lines_around_it() -> None:
     assert "第5段落" in text
     assert "お気に入りに追加" not in text
     assert "このページを印刷する" not in text
+
+
+def _main_lines(name: str) -> list[str]:
+    """The fixture's ``div#main`` text, one line per heading, paragraph or list item."""
+    page = lxml_html.fromstring((FIXTURES / name).read_bytes())
+    main = next(page.iterfind(".//div[@id='main']"))
+    blocks = main.iter("h1", "p", "li")
+    return [
+        " ".join(etree.tostring(b, method="text", encoding="unicode", with_tail=False).split())
+        for b in blocks
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", ["short_list_page.html", "staff_list_en.html", "heading_and_paragraph.html"]
+)
+def test_short_page_keeps_heading_short_list_items_and_every_paragraph(name: str) -> None:
+    expected = _main_lines(name)
+    assert len(expected) >= 2
+    lines = _doc(name).text.splitlines()
+    assert [" ".join(line.split()) for line in lines] == expected

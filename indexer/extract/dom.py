@@ -15,6 +15,7 @@ from indexer.extract.candidate import Candidate, span_candidate
 from indexer.extract.segment import Segmentation
 
 _MIN_WEIGHT = 25.0  # blocks lighter than this (Latin-equivalent chars) give no points
+_NOT_CONTAINER = frozenset({"body", "html"})
 
 
 def _link_density(seg: Segmentation, span: tuple[int, int]) -> float:
@@ -46,12 +47,34 @@ def node_scores(seg: Segmentation) -> dict[etree._Element, float]:
     return scores
 
 
+def _container(seg: Segmentation, node: etree._Element) -> etree._Element:
+    """The element whose blocks make the candidate: ``node``, or its parent.
+
+    A best node holding a single block (one dense ``<p>``) is a paragraph of a
+    container, not the content: its parent is taken when it holds other non-furniture
+    blocks too (heading, short list items, closing line) and is not ``<body>``. After
+    Readability, which appends a top candidate's text-bearing siblings.
+    """
+    span = seg.spans.get(node)
+    parent = node.getparent()
+    if span is None or span[1] - span[0] > 1 or parent is None or parent.tag in _NOT_CONTAINER:
+        return node
+    outer = seg.spans.get(parent)
+    if outer is None:
+        return node
+    others = [i for i in range(*outer) if i != span[0] and not seg.blocks[i].furniture]
+    return parent if others else node
+
+
 def dom_candidate(seg: Segmentation) -> Candidate | None:
-    """Return the best-scoring element's blocks (furniture dropped), or None."""
+    """Return the best-scoring element's blocks (furniture dropped), or None.
+
+    A single-block winner stands for its container (see :func:`_container`).
+    """
     scores = node_scores(seg)
     if not scores:
         return None
-    best = max(scores, key=scores.__getitem__)
+    best = _container(seg, max(scores, key=scores.__getitem__))
     span = seg.spans.get(best)
     if span is None:
         return None

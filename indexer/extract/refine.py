@@ -63,9 +63,24 @@ def _value(indexes: Sequence[int], values: Sequence[float]) -> float:
     return sum(values[i] for i in indexes)
 
 
-def trim(candidate: Candidate, values: Sequence[float]) -> Candidate:
-    """Keep the best run of the candidate's blocks, negatives softened (see module constants)."""
-    soft = [values[i] if values[i] > 0 else values[i] * _TRIM_SOFTNESS for i in candidate.indexes]
+def _soft(seg: Segmentation, index: int, values: Sequence[float]) -> float:
+    value = values[index]
+    if value > 0:
+        return value
+    block = seg.blocks[index]
+    if block.link_chars == 0 and not block.furniture:
+        return 0.0
+    return value * _TRIM_SOFTNESS
+
+
+def trim(candidate: Candidate, seg: Segmentation, values: Sequence[float]) -> Candidate:
+    """Keep the best run of the candidate's blocks, negatives softened.
+
+    Inside a chosen container a short line without links (a list item, a table row)
+    costs nothing: it stays between two paragraphs and goes at the edges; other
+    negative blocks weigh ``_TRIM_SOFTNESS`` of their value.
+    """
+    soft = [_soft(seg, i, values) for i in candidate.indexes]
     first, end, best = best_run(soft)
     if best <= 0:
         return candidate
@@ -160,7 +175,7 @@ def finish(
     """Apply :func:`trim`, :func:`anchor_title`, :func:`widen`, :func:`drop_comments`,
     :func:`drop_links`, :func:`drop_repeats` and
     :func:`~indexer.extract.listing.expand_listing`."""
-    trimmed = trim(candidate, values)
+    trimmed = trim(candidate, seg, values)
     anchored = anchor_title(trimmed, title_anchor(seg, title), values)
     uncommented = drop_comments(widen(anchored, seg), seg, values)
     return expand_listing(drop_repeats(drop_links(uncommented, seg), seg), seg)
