@@ -58,16 +58,30 @@ def test_plain_div_comments_under_a_heading_are_left_out() -> None:
 
 
 def test_comments_section_ends_at_the_next_heading_of_its_rank() -> None:
-    section = "<p>関数の先頭には、引数と戻り値の説明を日本語で書いてください。</p>"
+    thread = "".join(
+        f"<div><div>利用者{i} (2006/10/1{i} 18:0{i})</div>"
+        "<div>関数の先頭には、引数と戻り値の説明を日本語で書いてください。</div></div>"
+        for i in range(3)
+    )
     html = (
         f"<html><body><h1>コーディング規約</h1><h2>命名</h2>{ARTICLE}"
-        f"<h2>コメント</h2>{section}<h2>書式</h2>{ARTICLE.replace('第', '書式の第')}"
+        f"<h2>コメント</h2>{thread}<h2>書式</h2>{ARTICLE.replace('第', '書式の第')}"
         "</body></html>"
     )
     text = extract(html, URL).text
     assert "引数と戻り値の説明" not in text
+    assert "利用者0" not in text
     assert "書式の第3段落です" in text
     assert "第0段落です" in text
+
+
+def test_documentation_section_headed_comment_in_the_middle_is_kept() -> None:
+    html = (FIXTURES / "coding_standard_comment_section.html").read_text(encoding="utf-8")
+    doc = extract(html, URL)
+    assert "関数には必ず説明のコメントを書いてください" in doc.text
+    assert "コメント" in doc.headings
+    for section in ("変数名と関数名は英語の小文字", "インデントは空白四つで揃え"):
+        assert section in doc.text
 
 
 def test_comment_heading_before_any_content_cuts_nothing() -> None:

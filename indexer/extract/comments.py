@@ -2,11 +2,15 @@
 
 Old blogs and intranet diaries put reader comments in plain ``<div>``s under a heading;
 nothing in the markup says "comments" but the heading text. A heading that names a
-comment or trackback section, placed after some content, starts a comment section: the
-heading and the blocks after it in its enclosing element, up to the next heading of
-the same or a higher rank that is not itself such a heading. The chosen main content
-drops them (:func:`indexer.extract.refine.finish`); they are not made furniture before
-the choice, as their text may be what holds the article's blocks together.
+comment or trackback section, placed after some content, starts a section: the heading
+and the blocks after it in its enclosing element, up to the next heading of the same or
+a higher rank that is not itself such a heading. The section is a comment section when
+it ends the chosen content (comments follow the article) or looks like a thread (two or
+more short signature lines carrying a date or time, "佐藤 (2006/10/12 18:03)"); a
+"コメント" section in the middle of a coding standard is the article's own. The chosen
+main content drops comment sections (:func:`indexer.extract.refine.finish`); they are
+not made furniture before the choice, as their text may be what holds the article's
+blocks together.
 """
 
 from __future__ import annotations
@@ -43,6 +47,11 @@ _TITLED = re.compile(
     r"\s*(?:\d+|one|no)\s+(?:comments?|responses?|replies|thoughts?)\s+(?:to|on)\s"
 )
 _COUNT = re.compile(r"\d+件?")
+# A signature line: a short block holding a date (2006/10/12, 2006-10-12, 2006年10月) or
+# a time (18:03).
+_SIGNATURE = re.compile(r"\d{4}\s*[-/.年]\s*\d{1,2}|\d{1,2}:\d{2}")
+_MAX_SIGNATURE = 60
+_MIN_SIGNATURES = 2
 _NON_WORD = re.compile(r"[\W_]+")
 # A heading longer than this (characters) is an article's own heading.
 _MAX_MARKER = 60
@@ -92,6 +101,24 @@ def _section(seg: Segmentation, index: int) -> range:
     return range(index, end)
 
 
+def _thread_like(seg: Segmentation, section: range) -> bool:
+    """True when the section holds ``_MIN_SIGNATURES`` short lines with a date or time."""
+    signatures = 0
+    for index in section:
+        block = seg.blocks[index]
+        if block.heading or block.chars > _MAX_SIGNATURE:
+            continue
+        if _SIGNATURE.search(unicodedata.normalize("NFKC", block.text)):
+            signatures += 1
+    return signatures >= _MIN_SIGNATURES
+
+
+def _is_comments(seg: Segmentation, section: range, indexes: Sequence[int]) -> bool:
+    """True when the section ends the chosen content or looks like a thread."""
+    last = all(index in section for index in indexes if index >= section.start)
+    return last or _thread_like(seg, section)
+
+
 def comment_blocks(seg: Segmentation, indexes: Sequence[int], values: Sequence[float]) -> set[int]:
     """Return those of ``indexes`` that lie in a comment section found by its heading.
 
@@ -102,7 +129,9 @@ def comment_blocks(seg: Segmentation, indexes: Sequence[int], values: Sequence[f
 
     A heading counts when its text passes :func:`is_comment_heading`, it is not mostly a
     link, and a content block (positive value, not a heading) of ``indexes`` comes
-    before it: a comment section follows the article it is about.
+    before it: a comment section follows the article it is about. Its section is
+    dropped when no other section of ``indexes`` follows it or it looks like a thread
+    (see the module docstring).
     """
     dropped: set[int] = set()
     seen_content = False
@@ -113,5 +142,7 @@ def comment_blocks(seg: Segmentation, indexes: Sequence[int], values: Sequence[f
         if not block.heading:
             seen_content = seen_content or values[index] > 0
         elif seen_content and block.link_density <= 0.5 and is_comment_heading(block.text):
-            dropped.update(_section(seg, index))
+            section = _section(seg, index)
+            if _is_comments(seg, section, indexes):
+                dropped.update(section)
     return dropped.intersection(indexes)
