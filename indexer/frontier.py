@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS urls (
 );
 CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
 CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
+CREATE INDEX IF NOT EXISTS urls_hash ON urls (content_hash);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -248,6 +249,15 @@ class Frontier:
                 "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE url=?",
                 (outcome, reason, time.time(), url),
             )
+
+    def same_content(self, digest: str, host: str, url: str) -> str | None:
+        """Another URL of ``host`` reached in this run with main-content hash ``digest``."""
+        row = self._db.execute(
+            "SELECT url FROM urls WHERE content_hash=? AND host=? AND reached_run=? "
+            "AND state='done' AND url != ? LIMIT 1",
+            (digest, host, self.run, url),
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     def reached_now(self, url: str) -> bool:
         """Whether ``url`` was already reached (indexed, unchanged, …) in the current run."""

@@ -483,6 +483,10 @@ class Crawler:
         ):
             self._finish(url, "unchanged", "main content hash unchanged", reached=True)
             return
+        twin = self.frontier.same_content(digest, claimed.host, url)
+        if twin is not None:  # e.g. / and /index.html: one document, not two
+            self._finish(url, "duplicate", f"same main content as {twin}")
+            return
         validators = {
             "etag": fetched.headers.get("etag"),
             "last_modified": fetched.headers.get("last-modified"),

@@ -21,7 +21,7 @@ OUTCOMES: dict[str, str] = {
     "robots-disallowed": "robots.txt (RFC 9309) disallows the URL, or is unavailable (5xx)",
     "out-of-scope": "host, include/exclude pattern or depth rules exclude the URL",
     "noindex": "meta robots or X-Robots-Tag noindex",
-    "duplicate": "redirects to a page already indexed in this run",
+    "duplicate": "same page as one already indexed in this run (redirect or same content)",
     "canonical-elsewhere": "rel=canonical names another in-scope URL, which is queued",
     "no-content": "no main text (a frameset or an empty page); its links are followed",
     "too-large": "body larger than fetch.max_body_bytes",

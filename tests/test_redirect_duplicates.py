@@ -31,3 +31,15 @@ async def test_redirect_target_loses_session_parameters(tmp_path: Path) -> None:
     assert urls == [srv.url("/"), srv.url("/a")]
     outcome, reason = run.outcomes[srv.url("/r")]
     assert outcome in ("duplicate", "indexed") and "sid=" not in reason, (outcome, reason)
+
+
+async def test_same_content_under_two_urls_is_indexed_once(tmp_path: Path) -> None:
+    with FaultServer() as srv:
+        home = html("home", "社内ポータルのトップページです。", ["/index.html", "/other"])
+        srv.route("/", Reply(body=home))
+        srv.route("/index.html", Reply(body=home))
+        srv.route("/other", Reply(body=html("other page")))
+        run = await crawl([srv.url("/")], tmp_path, fetch__per_host=1)
+    assert sorted(doc["url"] for doc in run.docs) == [srv.url("/"), srv.url("/other")]
+    outcome, reason = run.outcomes[srv.url("/index.html")]
+    assert outcome == "duplicate" and srv.url("/") in reason
