@@ -2,8 +2,8 @@
 
 Retryable (RFC 9110 §15.5.9, §15.6; RFC 6585 §4): connection errors, timeouts, 408, 429,
 500, 502, 503, 504. Other 4xx are final. Backoff is exponential with jitter (tenacity's
-``wait_exponential_jitter``); a ``Retry-After`` from the server (RFC 9110 §10.2.3) replaces
-it, and one above the cap gives the URL up with that reason.
+``wait_exponential`` plus ``wait_random``); a ``Retry-After`` from the server
+(RFC 9110 §10.2.3) replaces it, and one above the cap gives the URL up with that reason.
 """
 
 from __future__ import annotations
@@ -72,9 +72,18 @@ def _backoff(attempt: int, policy: RetryPolicy) -> float:
     wait = tenacity.wait_exponential(
         multiplier=policy.backoff_base, max=policy.backoff_max
     ) + tenacity.wait_random(0, policy.backoff_base)
+    return wait_seconds(wait, attempt)
+
+
+def wait_seconds(strategy: tenacity.wait.wait_base, attempt: int) -> float:
+    """Seconds a tenacity wait strategy gives before attempt ``attempt + 1``.
+
+    Our retries are scheduled (the frontier or the index stage waits), not run by a
+    tenacity loop, so the strategy is asked directly with ``attempt`` (1 = first failure).
+    """
     state = tenacity.RetryCallState(None, None, (), {})  # type: ignore[arg-type]
     state.attempt_number = attempt
-    return float(wait(state))
+    return float(strategy(state))
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import tenacity
 
 from indexer.errors import SolrRejectedError, SolrUnavailableError
+from indexer.retry import wait_seconds
 from indexer.settings import SolrSettings
 from indexer.solr.outbox import Change, Outbox
 from indexer.solr.writer import SolrWriter
@@ -110,9 +111,7 @@ class IndexStage:
     async def _pause(self, exc: SolrUnavailableError) -> None:
         self.healthy.clear()
         self._failures += 1
-        state = tenacity.RetryCallState(None, None, (), {})  # type: ignore[arg-type]
-        state.attempt_number = self._failures
-        delay = float(self._backoff(state))
+        delay = wait_seconds(self._backoff, self._failures)
         log.warning("Solr unavailable (%s); retrying in %.1f s", exc, delay)
         await asyncio.sleep(delay)
 
