@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import re
@@ -374,7 +375,7 @@ class Crawler:
             self._failed(claimed, exc)
             return
         self.stats.fetched += 1
-        fetched = _with_depth(fetched, claimed.depth)
+        fetched = dataclasses.replace(fetched, depth=claimed.depth)
         if fetched.status == 304:
             self._finish(url, "not-modified", "", reached=True)
             return
@@ -574,18 +575,6 @@ class Crawler:
         if not from_seed and not self.scope.allows(url):
             return "outside the crawl's hosts or patterns"
         return ""
-
-
-def _with_depth(fetched: FetchResult, depth: int) -> FetchResult:
-    return FetchResult(
-        fetched.url,
-        fetched.final_url,
-        fetched.status,
-        fetched.headers,
-        fetched.body,
-        fetched.fetched_at,
-        depth,
-    )
 
 
 def _robots_header(fetched: FetchResult, directive: str) -> bool:

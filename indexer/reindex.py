@@ -140,7 +140,8 @@ async def _run(
         update={"allow_hosts": (*settings.crawl.allow_hosts, *hosts), "resume": False}
     )
     scoped = settings.model_copy(update={"crawl": crawl})
-    present = await asyncio.to_thread(_ids_in_index, settings, hosts)
+    before = await asyncio.to_thread(_ids_by_host, settings, hosts)
+    present = frozenset(doc_id for ids in before.values() for doc_id in ids)
     options = CrawlOptions(
         use_solr=not dry_run,
         skip_unchanged=True,
@@ -154,7 +155,8 @@ async def _run(
     planned: dict[str, set[str]] = defaultdict(set)
     for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)
-    totals = _reconcile(settings, frontier, data_dir, hosts, planned, crawler.scope.allows)
+    after = await asyncio.to_thread(_ids_by_host, settings, hosts)
+    totals = _reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
     result.refused = _guard(settings, result.deletes, totals)
     if result.refused and not force and not dry_run:  # a dry run still shows the plan
@@ -163,21 +165,24 @@ async def _run(
         for doc_id in ids:
             if on_change is not None:
                 on_change("delete", doc_id)
-    if not dry_run:
-        result.deleted = _apply_deletes(settings, data_dir, frontier, result.deletes)
+    ids = [doc_id for group in result.deletes.values() for doc_id in group]
+    if not dry_run and ids:
+        await asyncio.to_thread(_delete_from_solr, settings, ids)
+        _forget(data_dir, frontier, ids)
+        result.deleted = len(ids)
     return result
 
 
-def _ids_in_index(settings: Settings, hosts: list[str]) -> frozenset[str]:
-    """Every document id Solr holds for ``hosts`` (pages missing there are sent again)."""
-    return frozenset(doc_id for host in hosts for doc_id in host_ids(settings.solr, host))
+def _ids_by_host(settings: Settings, hosts: list[str]) -> dict[str, list[str]]:
+    """Every document id Solr holds for each of ``hosts`` (blocking: run in a thread)."""
+    return {host: host_ids(settings.solr, host) for host in hosts}
 
 
 def _reconcile(
     settings: Settings,
     frontier: Frontier,
     data_dir: Path,
-    hosts: list[str],
+    in_index: dict[str, list[str]],
     planned: dict[str, set[str]],
     in_scope: Callable[[str], bool],
 ) -> dict[str, int]:
@@ -191,8 +196,8 @@ def _reconcile(
     totals: dict[str, int] = {}
     missed = MissedRuns(data_dir / "missed.sqlite3")
     try:
-        for host in hosts:
-            in_solr = [doc_id for doc_id in host_ids(settings.solr, host) if in_scope(doc_id)]
+        for host, ids in in_index.items():
+            in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
             totals[host] = len(in_solr)
             counts = missed.update(frontier.reached_in_run(host), in_solr)
             planned[host].update(i for i, runs in counts.items() if runs >= grace)
@@ -215,23 +220,22 @@ def _guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, 
     return refused
 
 
-def _apply_deletes(
-    settings: Settings, data_dir: Path, frontier: Frontier, deletes: dict[str, list[str]]
-) -> int:
-    ids = [i for group in deletes.values() for i in group]
-    if not ids:
-        return 0
+def _delete_from_solr(settings: Settings, ids: list[str]) -> None:
+    """Delete ``ids`` in batches and commit (blocking: run in a thread)."""
     writer = SolrWriter(settings.solr)
     for start in range(0, len(ids), settings.solr.batch_size):
         writer.update([], ids[start : start + settings.solr.batch_size])
     writer.commit()
+
+
+def _forget(data_dir: Path, frontier: Frontier, ids: list[str]) -> None:
+    """Drop deleted ids from the frontier and the missed-runs counts."""
     frontier.forget(ids)
     missed = MissedRuns(data_dir / "missed.sqlite3")
     try:
         missed.forget(ids)
     finally:
         missed.close()
-    return len(ids)
 
 
 def _copy_db(source: Path, target: Path) -> None:

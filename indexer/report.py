@@ -6,12 +6,10 @@ reason. ``http-<code>`` stands for any final HTTP status other than those listed
 
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 OUTCOMES: dict[str, str] = {
@@ -108,10 +106,6 @@ class RunStats:
             ],
             "seconds": round(time.monotonic() - self.started, 3),
         }
-
-    def write_json(self, path: Path) -> None:
-        """Write :meth:`summary` to ``path`` as JSON (UTF-8)."""
-        path.write_text(json.dumps(self.summary(), ensure_ascii=False, indent=2), "utf-8")
 
 
 _FAILURES = {
