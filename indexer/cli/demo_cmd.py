@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_port_free(port: int) -> None:
     with socket.socket() as sock:
+        # as aiohttp's server socket does: a TIME_WAIT leftover of the last demo is no clash
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(("127.0.0.1", port))
         except OSError:
