@@ -12,19 +12,19 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "CrawlOptions": "indexer.pipeline",
-    "Crawler": "indexer.pipeline",
+    "CrawlOptions": "indexer.pipeline.crawler",
+    "Crawler": "indexer.pipeline.crawler",
     "DecodedText": "indexer.models",
     "ExtractedDoc": "indexer.models",
     "FetchResult": "indexer.models",
-    "Frontier": "indexer.frontier",
+    "Frontier": "indexer.crawl.frontier",
     "IndexerError": "indexer.errors",
     "Settings": "indexer.settings",
     "SiteRule": "indexer.extract",
     "decode_body": "indexer.encoding",
     "extract": "indexer.extract",
     "load_settings": "indexer.settings",
-    "reindex": "indexer.reindex",
+    "reindex": "indexer.pipeline.reindex",
 }
 
 __all__ = sorted(_EXPORTS)

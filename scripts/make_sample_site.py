@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (page text is prose; long lines keep it readable)
-"""Write the sample intranet site under indexer/sample_site/ (our own text, several encodings).
+"""Write the sample intranet site under indexer/demo/sample_site/ (our own text, several encodings).
 
 Each page has a header, navigation, a sidebar, a footer and, on blog pages, comments
 around the article, so that extraction has boilerplate to remove. Run from the repo root:
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "indexer" / "sample_site"
+OUT = Path(__file__).resolve().parent.parent / "indexer" / "demo" / "sample_site"
 
 NAV = [
     ("/index.html", "ポータルトップ"),

@@ -29,8 +29,8 @@ from pathlib import Path
 
 from aiohttp import web
 
-from indexer.frontier import Frontier
-from indexer.pipeline import Crawler, CrawlOptions
+from indexer.crawl.frontier import Frontier
+from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats
 from indexer.settings import load_settings
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.conftest import _free_port
 from tests.webhost import serve_folder
 
-SAMPLE = Path(__file__).resolve().parents[1] / "indexer" / "sample_site"
+SAMPLE = Path(__file__).resolve().parents[1] / "indexer" / "demo" / "sample_site"
 
 
 def _crawl(*args: str) -> list[str]:

@@ -88,7 +88,7 @@ def test_every_corpus_page_is_indexed_cleanly(solr_core: tuple[str, str], tmp_pa
 
 
 def test_out_file_without_solr_and_exit_codes(tmp_path: Path) -> None:
-    sample = Path(__file__).resolve().parents[1] / "indexer" / "sample_site"
+    sample = Path(__file__).resolve().parents[1] / "indexer" / "demo" / "sample_site"
     with serve_folder(sample) as site:
         out = tmp_path / "docs.jsonl"
         proc = _crawl(

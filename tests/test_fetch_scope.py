@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.urls import SiteAliases
+from indexer.crawl.urls import SiteAliases
 from tests.faultserver import FaultServer, Reply, crawl
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from indexer.crawl.frontier import Frontier
 from indexer.errors import CrawlLockedError
-from indexer.frontier import Frontier
 
 
 def test_second_crawl_on_same_dir_is_refused(tmp_path: Path) -> None:

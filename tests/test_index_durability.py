@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import requests
 
+from indexer.index.outbox import Outbox
+from indexer.index.stage import IndexStage
+from indexer.index.writer import SolrWriter
 from indexer.settings import SolrSettings
 from indexer.solr.launcher import start_solr, stop_solr
-from indexer.solr.outbox import Outbox
-from indexer.solr.stage import IndexStage
-from indexer.solr.writer import SolrWriter
 from tests.conftest import _free_port
 from tests.webhost import serve_folder
 

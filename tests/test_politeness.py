@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from pathlib import Path
 
-from indexer.politeness import Politeness
+from indexer.crawl.politeness import Politeness
 from tests.faultserver import FaultServer, Hit, Reply, crawl, html
 
 SLACK = 0.97  # a request can reach the server a little later than it was started

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import email.utils
 
-from indexer.retry import RetryPolicy, decide, parse_retry_after
+from indexer.crawl.retry import RetryPolicy, decide, parse_retry_after
 
 POLICY = RetryPolicy(max_attempts=3, backoff_base=1.0, backoff_max=10.0, retry_after_cap=60)
 

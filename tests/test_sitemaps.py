@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from indexer.sitemaps import MAX_URLS_PER_FILE, parse_sitemap
+from indexer.crawl.sitemaps import MAX_URLS_PER_FILE, parse_sitemap
 from tests.faultserver import FaultServer, Reply, crawl
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'

@@ -37,7 +37,7 @@ from tests.webhost import serve_folder
 
 pytestmark = [pytest.mark.solr, pytest.mark.slow]
 
-SAMPLE_SITE = Path(__file__).resolve().parents[1] / "indexer" / "sample_site"
+SAMPLE_SITE = Path(__file__).resolve().parents[1] / "indexer" / "demo" / "sample_site"
 USER = "crawler"
 PASSWORD = "pw-" + secrets.token_urlsafe(12)  # random: any leak is found by searching for it
 

@@ -21,9 +21,9 @@ import pytest
 import requests
 
 from indexer.cli.solr_cmd import node_home
+from indexer.index.writer import SolrWriter
 from indexer.settings import SolrSettings
 from indexer.solr.launcher import stop_solr
-from indexer.solr.writer import SolrWriter
 from tests.solr_fixtures import (
     Main,
     configset_with_stopword,
@@ -36,7 +36,7 @@ from tests.webhost import serve_folder
 
 pytestmark = [pytest.mark.solr, pytest.mark.slow]
 
-SAMPLE_SITE = Path(__file__).resolve().parents[1] / "indexer" / "sample_site"
+SAMPLE_SITE = Path(__file__).resolve().parents[1] / "indexer" / "demo" / "sample_site"
 
 
 @dataclass

@@ -1,10 +1,10 @@
-"""Link queries percent-encoded in the page's encoding (indexer.urlencoding)."""
+"""Link queries percent-encoded in the page's encoding (indexer.crawl.urlencoding)."""
 
 from __future__ import annotations
 
 import pytest
 
-from indexer.urlencoding import encode_for_url, encode_query
+from indexer.crawl.urlencoding import encode_for_url, encode_query
 
 
 @pytest.mark.parametrize(

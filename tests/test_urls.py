@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from indexer.crawl.urls import Scope, host_of, looks_like_trap, normalize_url, site_of
 from indexer.errors import InvalidURLError
-from indexer.urls import Scope, host_of, looks_like_trap, normalize_url, site_of
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from indexer.sitehost import SiteHost
+from indexer.demo.sitehost import SiteHost
 
 
 @contextmanager

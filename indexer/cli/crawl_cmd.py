@@ -13,9 +13,9 @@ from typing import Any
 
 from indexer.cli.common import add_common, configure_logging, load_from_args
 from indexer.cli.progress import ProgressDisplay
+from indexer.crawl.frontier import Frontier
 from indexer.errors import ConfigError
-from indexer.frontier import Frontier
-from indexer.pipeline import Crawler, CrawlOptions
+from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats, format_summary
 
 log = logging.getLogger("indexer")

@@ -9,11 +9,11 @@ from typing import Any
 from yarl import URL
 
 from indexer.cli.common import add_common, load_from_args
+from indexer.crawl.frontier import Frontier
+from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import ConfigError, InvalidURLError
-from indexer.frontier import Frontier
+from indexer.index.writer import SolrWriter
 from indexer.solr.search import count
-from indexer.solr.writer import SolrWriter
-from indexer.urls import host_of, normalize_url
 
 
 def add_parser(sub: Any) -> None:

@@ -16,16 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from indexer.cli.common import configure_logging
+from indexer.crawl.frontier import Frontier
+from indexer.demo import SAMPLE_SITE
+from indexer.demo.sitehost import SiteHost
 from indexer.errors import ConfigError
-from indexer.frontier import Frontier
-from indexer.pipeline import Crawler, CrawlOptions
+from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats, format_summary
 from indexer.settings import load_settings
-from indexer.sitehost import SiteHost
 from indexer.solr.launcher import DEFAULT_SOLR_HOME, start_solr
 from indexer.solr.search import search
 
-SAMPLE_SITE = Path(__file__).resolve().parent.parent / "sample_site"
 QUERIES = ("有給休暇", "健康診断", "パスワード", "夏祭り")
 
 

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from indexer.cli.common import add_common, configure_logging, load_from_args
-from indexer.reindex import reindex
+from indexer.pipeline.reindex import reindex
 from indexer.report import format_summary
 
 EXIT_GUARD = 3

@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from indexer.cli.common import add_common, load_from_args
+from indexer.crawl.frontier import FrontierView
 from indexer.errors import ConfigError
-from indexer.frontier import FrontierView
 from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
 
 

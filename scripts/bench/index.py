@@ -23,11 +23,11 @@ from typing import Any
 
 import requests
 
+from indexer.index.outbox import Outbox
+from indexer.index.stage import IndexStage
+from indexer.index.writer import SolrWriter
 from indexer.settings import SolrSettings
 from indexer.solr.launcher import start_solr, stop_solr
-from indexer.solr.outbox import Outbox
-from indexer.solr.stage import IndexStage
-from indexer.solr.writer import SolrWriter
 
 SENTENCE = (
     "社内ポータルの規程と手続きについて説明します。経費精算は翌月十日までに申請してください。"

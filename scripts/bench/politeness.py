@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from indexer.frontier import Frontier  # noqa: E402
-from indexer.pipeline import Crawler, CrawlOptions  # noqa: E402
+from indexer.crawl.frontier import Frontier  # noqa: E402
+from indexer.pipeline.crawler import Crawler, CrawlOptions  # noqa: E402
 from indexer.settings import load_settings  # noqa: E402
 from tests.faultserver import FAST, FaultServer, Reply, crawl, html  # noqa: E402
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from yarl import URL
 
+from indexer.crawl.urls import host_of, site_of
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
-from indexer.urls import host_of, site_of
 
 
 def content_hash(doc: ExtractedDoc) -> str:

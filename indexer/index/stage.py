@@ -18,11 +18,11 @@ from collections.abc import Callable
 
 import tenacity
 
+from indexer.crawl.retry import wait_seconds
 from indexer.errors import SolrRejectedError, SolrUnavailableError
-from indexer.retry import wait_seconds
+from indexer.index.outbox import Change, Outbox
+from indexer.index.writer import SolrWriter
 from indexer.settings import SolrSettings
-from indexer.solr.outbox import Change, Outbox
-from indexer.solr.writer import SolrWriter
 
 log = logging.getLogger(__name__)
 

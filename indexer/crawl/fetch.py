@@ -22,6 +22,8 @@ from datetime import UTC, datetime
 import aiohttp
 from yarl import URL
 
+from indexer.crawl.retry import RETRYABLE_STATUS, parse_retry_after
+from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import (
     FetchError,
     InvalidURLError,
@@ -29,9 +31,7 @@ from indexer.errors import (
     RetryableFetchError,
 )
 from indexer.models import FetchResult
-from indexer.retry import RETRYABLE_STATUS, parse_retry_after
 from indexer.settings import FetchSettings
-from indexer.urls import host_of, normalize_url
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024

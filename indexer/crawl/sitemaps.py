@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from indexer.crawl.fetch import Fetcher
 from indexer.errors import FetchError
-from indexer.fetch import Fetcher
 
 log = logging.getLogger(__name__)
 

@@ -24,14 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.crawl.frontier import Frontier
+from indexer.crawl.urls import host_of
 from indexer.errors import ConfigError
-from indexer.frontier import Frontier
-from indexer.pipeline import Crawler, CrawlOptions
+from indexer.index.writer import SolrWriter
+from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats
 from indexer.settings import Settings
 from indexer.solr.search import host_ids
-from indexer.solr.writer import SolrWriter
-from indexer.urls import host_of
 
 ChangeCallback = Callable[[str, str], None]
 

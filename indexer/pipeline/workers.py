@@ -40,7 +40,7 @@ def warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
 
 
 def _ready() -> bool:
-    import indexer.page  # noqa: F401  (the import is the warm-up)
+    import indexer.pipeline.page  # noqa: F401  (the import is the warm-up)
 
     return True
 

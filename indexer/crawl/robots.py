@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from protego import Protego
 from yarl import URL
 
+from indexer.crawl.fetch import Fetcher
 from indexer.errors import FetchError
-from indexer.fetch import Fetcher
 
 #: Failures meaning the host itself cannot be reached (not a robots.txt answer).
 NETWORK_FAILURES = frozenset({"connection-error", "timeout"})

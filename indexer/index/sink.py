@@ -1,7 +1,7 @@
 """Where a crawl's documents and deletions go: the ``--out`` file and/or Solr via the outbox.
 
-Adds and deletes for Solr are written to the durable outbox (:mod:`indexer.solr.outbox`)
-and drained by the index stage (:mod:`indexer.solr.stage`) while the crawl goes on. The
+Adds and deletes for Solr are written to the durable outbox (:mod:`indexer.index.outbox`)
+and drained by the index stage (:mod:`indexer.index.stage`) while the crawl goes on. The
 ``--out`` JSON-lines file is line-buffered: a document is in the file before its URL is
 marked done, so a crawl killed with -9 and resumed loses none.
 """
@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from indexer.index.outbox import Outbox
+from indexer.index.stage import IndexStage
+from indexer.index.writer import SolrWriter
 from indexer.settings import Settings
-from indexer.solr.outbox import Outbox
-from indexer.solr.stage import IndexStage
-from indexer.solr.writer import SolrWriter
 
 log = logging.getLogger(__name__)
 

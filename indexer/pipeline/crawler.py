@@ -1,15 +1,15 @@
 """The crawl: stages joined together; the only place that builds real clients.
 
-1. Seeds are normalized (:mod:`indexer.urls`) and queued in the :class:`Frontier`.
+1. Seeds are normalized (:mod:`indexer.crawl.urls`) and queued in the :class:`Frontier`.
 2. The dispatcher claims a URL of a host whose politeness slot is free
-   (:mod:`indexer.politeness`), within ``fetch.concurrency`` and the page limits.
-3. robots.txt is checked (:mod:`indexer.robots`), then :mod:`indexer.fetch` downloads
+   (:mod:`indexer.crawl.politeness`), within ``fetch.concurrency`` and the page limits.
+3. robots.txt is checked (:mod:`indexer.crawl.robots`), then :mod:`indexer.crawl.fetch` downloads
    (redirect hops re-checked against scope and robots.txt; conditional GET).
-4. Decode and extract run in a process pool (:func:`indexer.page.process_page`), off the
+4. Decode and extract run in a process pool (:func:`indexer.pipeline.page.process_page`), off the
    event loop.
 5. Outlinks in scope are queued; the document goes to the durable outbox and/or the
    ``--out`` JSON-lines file; the URL's outcome goes to the frontier.
-6. The index stage (:mod:`indexer.solr.stage`) drains the outbox into Solr; while Solr is
+6. The index stage (:mod:`indexer.index.stage`) drains the outbox into Solr; while Solr is
    down, dispatching pauses (back-pressure).
 """
 
@@ -27,28 +27,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indexer.errors import (
-    ConfigError,
-    FetchError,
-    InvalidURLError,
-    PermanentFetchError,
-    RetryableFetchError,
-)
-from indexer.extract import SiteRule
-from indexer.fetch import Fetcher, Validators, build_session
-from indexer.frontier import Claimed, Frontier
-from indexer.models import FetchResult
-from indexer.page import ProcessedPage, process_page
-from indexer.politeness import Politeness
-from indexer.report import RunStats
-from indexer.retry import RetryPolicy, decide
-from indexer.robots import NETWORK_FAILURES, RobotsCache
-from indexer.settings import Settings
-from indexer.sink import DocumentSink
-from indexer.sitemaps import SitemapReader
-from indexer.solr.document import build_document, content_hash
-from indexer.solr.search import check_target
-from indexer.urls import (
+from indexer.crawl.fetch import Fetcher, Validators, build_session
+from indexer.crawl.frontier import Claimed, Frontier
+from indexer.crawl.politeness import Politeness
+from indexer.crawl.retry import RetryPolicy, decide
+from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
+from indexer.crawl.sitemaps import SitemapReader
+from indexer.crawl.urls import (
     Scope,
     SiteAliases,
     host_of,
@@ -57,7 +42,22 @@ from indexer.urls import (
     origin_of,
     site_of,
 )
-from indexer.workers import page_pool, warm_up
+from indexer.errors import (
+    ConfigError,
+    FetchError,
+    InvalidURLError,
+    PermanentFetchError,
+    RetryableFetchError,
+)
+from indexer.extract import SiteRule
+from indexer.index.document import build_document, content_hash
+from indexer.index.sink import DocumentSink
+from indexer.models import FetchResult
+from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.workers import page_pool, warm_up
+from indexer.report import RunStats
+from indexer.settings import Settings
+from indexer.solr.search import check_target
 
 log = logging.getLogger(__name__)
 
