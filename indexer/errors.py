@@ -11,13 +11,14 @@
     ├── DecodeError                  a body could not be turned into text at all
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
+    ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
         ├── SolrAuthError            Solr refused our credentials (401/403)
         └── SolrLaunchError          the local launcher could not start Solr or load a core
 
-aiohttp errors are translated in ``indexer.fetch``; pysolr and requests errors in
+aiohttp errors are translated in ``indexer.crawl.fetch``; pysolr and requests errors in
 ``indexer.solr``. Nothing outside those modules catches a third-party exception.
 """
 
@@ -87,6 +88,22 @@ class ExtractError(IndexerError):
 
 class CrawlLockedError(IndexerError):
     """Another crawl holds the lock on the data directory."""
+
+
+class StateError(IndexerError):
+    """A crawl-state file cannot be used: missing where state must exist, without its schema,
+    with a foreign or newer ``PRAGMA user_version``, or malformed.
+
+    The message is one line that names the file and what to do; the CLI exits 2.
+
+    Args:
+        path: the state file at fault.
+        message: what is wrong and the way out (e.g. ``indexer reindex --repair``).
+    """
+
+    def __init__(self, path: object, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
 
 
 class SolrError(IndexerError):

@@ -1,7 +1,7 @@
 """Outcomes, counters and the run summary.
 
-Every URL the crawl meets ends with exactly one outcome from :data:`OUTCOMES`, plus a
-reason. ``http-<code>`` stands for any final HTTP status other than those listed.
+Every URL the crawl meets ends with exactly one outcome of :mod:`indexer.outcomes`, plus a
+reason; :data:`OUTCOMES` lists them for the command line.
 """
 
 from __future__ import annotations
@@ -12,36 +12,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from indexer.outcomes import HTTP_DESCRIPTION, TABLE, is_failure, is_known
+
+#: Every outcome with its description, for listings (``http-<code>`` stands for any code).
 OUTCOMES: dict[str, str] = {
-    "indexed": "fetched, decoded, extracted and sent to the index",
-    "not-modified": "304 to a conditional GET; the indexed copy is current",
-    "unchanged": "fetched again, main content hash unchanged; not re-indexed",
-    "robots-disallowed": "robots.txt (RFC 9309) disallows the URL, or is unavailable (5xx)",
-    "out-of-scope": "host, include/exclude pattern or depth rules exclude the URL",
-    "noindex": "meta robots or X-Robots-Tag noindex",
-    "duplicate": "same page as one already indexed in this run (redirect or same content)",
-    "canonical-elsewhere": "rel=canonical names another in-scope URL, which is queued",
-    "no-content": "no main text (a frameset or an empty page); its links are followed",
-    "too-large": "body larger than fetch.max_body_bytes",
-    "wrong-type": "content type not fetched for indexing, or a binary body",
-    "http-<code>": "final HTTP status that is not a success (e.g. http-404)",
-    "timeout": "connect or total timeout, every attempt",
-    "connection-error": "connection refused, reset or broken response",
-    "retries-exhausted": "still failing after fetch.max_attempts attempts",
-    "retry-after-too-long": "Retry-After above fetch.retry_after_cap",
-    "redirect-error": "redirect loop, too many hops, or to a non-http(s) URL",
-    "bad-response": "response that cannot be read: corrupt compression",
-    "trap": "URL longer than allowed or repeating path segments",
-    "invalid-url": "URL that cannot be parsed or normalized",
-    "max-pages": "page limit reached before the URL was fetched",
-    "extract-error": "page could not be parsed",
-    "index-rejected": "Solr rejected the document (4xx)",
+    **{str(o): row.description for o, row in TABLE.items()},
+    "http-<code>": HTTP_DESCRIPTION,
 }
 
 
 def outcome_is_known(outcome: str) -> bool:
-    """Whether ``outcome`` is in :data:`OUTCOMES` (``http-NNN`` included)."""
-    return outcome in OUTCOMES or (outcome.startswith("http-") and outcome[5:].isdigit())
+    """Whether ``outcome`` is an :class:`~indexer.outcomes.Outcome` (``http-NNN`` included)."""
+    return is_known(outcome)
 
 
 #: Distinct ``(outcome, reason)`` pairs counted per run; the rest are lumped together.
@@ -90,7 +72,7 @@ class RunStats:
 
     def summary(self) -> dict[str, Any]:
         """The closing summary as a JSON-ready dict."""
-        failed = {k: v for k, v in self.outcomes.items() if _is_failure(k)}
+        failed = {k: v for k, v in self.outcomes.items() if is_failure(k)}
         skipped = {k: v for k, v in self.outcomes.items() if k not in failed and k != "indexed"}
         return {
             "fetched": self.fetched,
@@ -106,23 +88,6 @@ class RunStats:
             ],
             "seconds": round(time.monotonic() - self.started, 3),
         }
-
-
-_FAILURES = {
-    "timeout",
-    "connection-error",
-    "retries-exhausted",
-    "retry-after-too-long",
-    "redirect-error",
-    "bad-response",
-    "extract-error",
-    "index-rejected",
-    "invalid-url",
-}
-
-
-def _is_failure(outcome: str) -> bool:
-    return outcome in _FAILURES or outcome.startswith("http-")
 
 
 def format_summary(summary: dict[str, Any]) -> str:
