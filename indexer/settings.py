@@ -131,6 +131,12 @@ class SolrSettings(_Section):
     drain_timeout: float = Field(
         300.0, ge=0, description="At the end, how long to wait for an unavailable Solr (s)."
     )
+    auth_wait: float = Field(
+        600.0,
+        ge=0,
+        description="How long a crawl waits, fetching paused, for refused credentials or an "
+        "unknown field to be fixed before it stops (s).",
+    )
     user: str | None = Field(None, description="Basic auth user.")
     password: SecretStr | None = Field(None, description="Basic auth password.")
 

@@ -51,7 +51,7 @@ def build_document(
     """The Solr document (JSON-ready dict) for one indexed page.
 
     The id is the normalized final URL (after redirects). Empty values are omitted.
-    Dates are ISO 8601 strings (pysolr cannot send ``datetime``).
+    Dates are ISO 8601 strings (JSON has no date type).
     """
     url = fetched.final_url
     host = host_of(url)
