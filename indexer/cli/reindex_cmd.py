@@ -39,7 +39,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the job; exit 0, or 3 when the guard refused the deletions."""
+    """Run the job; exit 0, 3 when the guard refused the deletions, 130 when stopped by a
+    signal, 1 when the recrawl failed (neither of the last two deletes anything)."""
     configure_logging(args.verbose, args.quiet or args.dry_run)
     flags = {
         "solr.url": args.solr,
@@ -72,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
                 f"indexer: {verb}: {message}; nothing deleted (--force deletes anyway)",
                 file=sys.stderr,
             )
+    if result.end is not None and result.end.phase in ("interrupted", "failed"):
+        return result.end.exit_code  # not reconciled: nothing deleted
     if result.refused and not args.force:
         return EXIT_GUARD
     return 0

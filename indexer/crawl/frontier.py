@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from indexer.crawl.runs import CLOSING_PHASES, RunRecord, add_run_columns, read_runs
 from indexer.errors import CrawlLockedError
 
 _SCHEMA = """
@@ -102,6 +103,7 @@ class Frontier:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        add_run_columns(self._db)
         self.run = 0
 
     def close(self) -> None:
@@ -156,6 +158,16 @@ class Frontier:
     def finish_run(self) -> None:
         """Mark the current run finished (a later ``--resume`` then starts anew)."""
         self._db.execute("UPDATE runs SET finished=? WHERE id=?", (time.time(), self.run))
+
+    def set_phase(self, phase: str, exit_code: int | None = None, reason: str = "") -> None:
+        """Store the current run's phase (:class:`indexer.pipeline.phases.Phase`), with its
+        exit code and one-line reason when it ends. ``finished`` and ``refused`` close the
+        run (``--resume`` then starts anew); any other phase leaves it open."""
+        closed = phase in CLOSING_PHASES
+        self._db.execute(
+            "UPDATE runs SET phase=?, exit_code=?, reason=?, finished=? WHERE id=?",
+            (phase, exit_code, reason, time.time() if closed else None, self.run),
+        )
 
     def last_run(self) -> int:
         """The number of the most recent run, or 0."""
@@ -411,6 +423,10 @@ class FrontierView:
             "SELECT host, CASE WHEN state='done' THEN outcome ELSE state END AS o, COUNT(*) "
             "FROM urls GROUP BY host, o ORDER BY host, o"
         )
+
+    def runs(self) -> list[RunRecord]:
+        """Every run record, oldest first."""
+        return read_runs(self._db)
 
     def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
         """``(url, outcome, reason)`` by URL, optionally of one outcome only."""

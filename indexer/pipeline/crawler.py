@@ -50,10 +50,20 @@ from indexer.errors import (
     RetryableFetchError,
 )
 from indexer.extract import SiteRule
+from indexer.index.client import SolrClient
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
 from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.phases import (
+    DRAIN_SHARE,
+    Phase,
+    RunEnd,
+    RunPhases,
+    StopEvent,
+    settle_in_flight,
+    stop_remaining,
+)
 from indexer.pipeline.workers import page_pool, warm_up
 from indexer.report import RunStats
 from indexer.settings import Settings
@@ -81,6 +91,10 @@ class CrawlOptions:
             document lost from the index comes back.
         on_change: called as ``(action, doc_id)`` for each planned index change, action
             ``add`` (new), ``update`` (indexed before) or ``delete``.
+        stop: set to stop the crawl (a :class:`StopEvent` times the stop budget).
+        client: the Solr client for the index stage (default: the real one).
+        keep_open: a run that completes is left open for the caller to end (reindex
+            reconciles first); interrupted and failed runs are ended all the same.
     """
 
     out: Path | None = None
@@ -90,7 +104,9 @@ class CrawlOptions:
     present: frozenset[str] | None = None
     defer_deletes: bool = False
     on_change: Callable[[str, str], None] | None = None
-    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: asyncio.Event = field(default_factory=StopEvent)
+    client: SolrClient | None = None
+    keep_open: bool = False
 
 
 def build_scope(settings: Settings) -> Scope:
@@ -160,6 +176,8 @@ class Crawler:
         self._hosts: set[str] = set()
         self._per_host: dict[str, int] = {}
         self._fetched = 0
+        self.phases = RunPhases(frontier)
+        self.end: RunEnd | None = None
         self.sink = DocumentSink(
             settings,
             out=options.out,
@@ -169,6 +187,8 @@ class Crawler:
             on_indexed=self._acknowledged,
             on_change=options.on_change,
             defer_deletes=options.defer_deletes,
+            client=options.client,
+            on_commit=lambda: self.phases.enter(Phase.COMMITTING),
         )
         self.aliases = SiteAliases()
         self._sitemap_origins: set[str] = set()
@@ -182,6 +202,7 @@ class Crawler:
         if self.options.use_solr:  # fail fast on a wrong URL, core or password
             await asyncio.to_thread(check_target, self.settings.solr)
         self.frontier.start_run(crawl.resume)
+        self.phases.enter(Phase.CRAWLING)
         if crawl.seeds:  # normalized: no user:password@ from a seed reaches the disk
             self.frontier.save_seeds(self._normalized(crawl.seeds))
         self._fetched = self.frontier.fetched_in_run()
@@ -209,11 +230,23 @@ class Crawler:
                     await self._dispatch(fetcher, robots, pool)
             if not self.options.stop.is_set():
                 self._finish_left_over()
-                self.frontier.finish_run()
         finally:
-            await self.sink.close(stopping=self.options.stop.is_set())
-            self.stats.pending = self.sink.pending
+            await self._close_run()
         return self.stats
+
+    async def _close_run(self) -> None:
+        """Drain and commit (within the stop budget once stopped), then end the run."""
+        stop = self.options.stop
+        self.phases.enter(Phase.DRAINING)
+        await self.sink.close(stop, lambda: stop_remaining(stop, DRAIN_SHARE))
+        self.stats.pending = self.sink.pending
+        self.end = self.phases.conclude(
+            stopped=stop.is_set(),
+            failure=self.sink.failure,
+            pending=self.sink.pending,
+            keep_open=self.options.keep_open,
+        )
+        self.stats.ended(self.end.phase, self.end.stopped_in, self.end.reason)
 
     def _in_index(self, url: str) -> bool:
         return self.options.present is None or url in self.options.present
@@ -280,8 +313,7 @@ class Crawler:
                 )
             else:
                 await asyncio.sleep(timeout)
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await settle_in_flight(self._tasks, self.options.stop)
 
     def _launch(
         self, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor

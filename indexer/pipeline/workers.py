@@ -3,6 +3,10 @@
 Workers are started with ``spawn`` and ask the Linux kernel to kill them when the crawler
 dies (``prctl(PR_SET_PDEATHSIG)``), so a crawler stopped with ``kill -9`` leaves no worker
 processes behind; Python's pool does not guarantee that on its own.
+
+Workers ignore SIGINT and SIGTERM: Ctrl-C in a terminal and systemd's or ``timeout``'s
+SIGTERM go to the whole process group, and the crawler, not each worker, decides when work
+stops (a worker killed by them would fail the pages in flight with ``BrokenProcessPool``).
 """
 
 from __future__ import annotations
@@ -34,9 +38,19 @@ def page_pool(workers: int) -> ProcessPoolExecutor:
 
 def warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
     """Start the worker processes now rather than on the first page (a worker takes about
-    half a second to start and import the extractors)."""
-    for _ in range(workers):
-        pool.submit(_ready)
+    half a second to start and import the extractors).
+
+    SIGINT and SIGTERM are blocked while they are spawned: the workers inherit the blocked
+    mask, so a stop arriving before their initializer ignores the signals cannot kill them;
+    the crawler receives it once its mask is restored.
+    """
+    stops = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    try:
+        for _ in range(workers):
+            pool.submit(_ready)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _ready() -> bool:
@@ -46,7 +60,10 @@ def _ready() -> bool:
 
 
 def _die_with_parent(parent: int) -> None:
-    """Worker initializer: get SIGKILL when the crawler exits, however it exits."""
+    """Worker initializer: ignore SIGINT and SIGTERM; get SIGKILL when the crawler exits,
+    however it exits."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
