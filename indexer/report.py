@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from indexer.crawl.runs import RunRecord
 from indexer.outcomes import HTTP_DESCRIPTION, TABLE, is_failure, is_known
 
 #: Every outcome with its description, for listings (``http-<code>`` stands for any code).
@@ -139,6 +140,14 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
         detail = ", ".join(f"{o} {n}" for o, n in counts.most_common())
         lines.append(f"{host or '(no host)':<32} {counts.total():>8}  {detail}")
     return "\n".join(lines)
+
+
+def format_run(run: RunRecord) -> str:
+    """``last run N: PHASE (exit CODE): REASON`` for ``indexer report``."""
+    line = f"last run {run.id}: {run.phase or ('finished' if run.finished else 'unknown')}"
+    if run.exit_code is not None:
+        line += f" (exit {run.exit_code})"
+    return line + (f": {run.reason}" if run.reason else "")
 
 
 def format_url_line(url: str, outcome: str, reason: str) -> str:

@@ -7,6 +7,7 @@ the outbox still holds adds. Nothing may be lost, nothing resurrected, every sto
 from __future__ import annotations
 
 import signal
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -148,6 +149,14 @@ def test_sigterm_while_draining_to_a_slow_solr_stops_within_5_s(
     assert (stopped["phase"], stopped["stopped_in"]) == ("interrupted", "draining"), stopped
     assert outbox_count(data) == stopped["pending_in_outbox"] > 0
     assert not last_run(data).finished
+    report = subprocess.run(
+        [sys.executable, "-m", "indexer", "report", "--data-dir", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "last run 1: interrupted (exit 130): stopped by a signal while draining" in report.stdout
     proxy.delay = 0
     code, err = _finish([*args[:-1], "--resume"])
     assert code == 0, err[-2000:]

@@ -9,7 +9,13 @@ from typing import Any
 from indexer.cli.common import add_common, load_from_args
 from indexer.crawl.frontier import FrontierView
 from indexer.errors import ConfigError
-from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
+from indexer.report import (
+    OUTCOMES,
+    format_counts,
+    format_run,
+    format_url_line,
+    outcome_is_known,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -48,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
                 print(format_url_line(url, outcome, reason))
         else:
             print(format_counts(view.counts()))
+            runs = view.runs()
+            if runs:
+                print(f"\n{format_run(runs[-1])}")
     return 0
 
 
