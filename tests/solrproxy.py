@@ -6,6 +6,7 @@ Usage::
     with SolrProxy(solr_base_url) as proxy:     # proxy.url: http://127.0.0.1:PORT/solr
         proxy.force(404, seconds=10, path="/update")
         proxy.delay = 3.0                       # every matched request waits 3 s first
+        proxy.commit_delay = 30.0               # updates without commitWithin (commits) too
 
 Requests whose path contains ``path`` are the ones affected (default ``/update``); the rest
 pass straight through. ``proxy.log`` lists ``(method, path, status)`` of each answer.
@@ -35,6 +36,7 @@ class SolrProxy:
         self.url = f"http://127.0.0.1:{self.port}/solr"
         self.path = "/update"
         self.delay = 0.0
+        self.commit_delay = 0.0
         self.status: int | None = None
         self.status_until = 0.0
         self.log: list[tuple[str, str, int]] = []
@@ -86,9 +88,12 @@ class SolrProxy:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         matched = self.path in request.path
-        if matched and self.delay and self._closing is not None:
+        delay = self.delay
+        if matched and "commitWithin" not in request.query:
+            delay = max(delay, self.commit_delay)
+        if matched and delay and self._closing is not None:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._closing.wait(), self.delay)
+                await asyncio.wait_for(self._closing.wait(), delay)
         if matched and self.status is not None and time.monotonic() < self.status_until:
             self.log.append((request.method, request.path, -1))
             return web.Response(status=self.status, text=f"forced {self.status} by the proxy")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from indexer.crawl.frontier import Frontier, FrontierView
+from indexer.crawl.runs import RunRecord
 from indexer.errors import (
     SolrAuthError,
     SolrDocumentError,
@@ -263,3 +266,45 @@ def test_how_a_run_ends(stopped: bool, failure: str, pending: int, phase: Phase,
     assert store.rows[-1][:2] == (phase, code) and "\n" not in end.reason
     kept = RunPhases(_Store()).conclude(stopped=False, failure="", pending=0, keep_open=True)
     assert kept.phase == Phase.FINISHED
+
+
+def test_retract_turns_pending_adds_of_a_host_into_deletes_in_one_go(tmp_path: Path) -> None:
+    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox.add({"id": "http://a.test/1"})
+    outbox.add({"id": "http://b.test/1"})
+    outbox.delete("http://a.test/gone")
+    queued = outbox.retract(lambda doc_id: doc_id.startswith("http://a.test/"), also=["x"])
+    assert queued == ["http://a.test/1", "x"]
+    pending = {c.doc_id: c.action for c in outbox.pending(10, 1 << 20)}
+    assert pending == {
+        "http://b.test/1": "add",
+        "http://a.test/gone": "delete",
+        "http://a.test/1": "delete",
+        "x": "delete",
+    }
+    outbox.settle_deletes(queued)
+    assert {c.doc_id for c in outbox.pending(10, 1 << 20)} == {
+        "http://b.test/1",
+        "http://a.test/gone",
+    }
+    outbox.close()
+
+
+def test_an_old_frontier_gains_the_run_columns_and_reads_without_them(tmp_path: Path) -> None:
+    db = sqlite3.connect(tmp_path / "frontier.sqlite3")
+    db.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL)")
+    db.execute("INSERT INTO runs (started, finished) VALUES (1, 2)")
+    db.commit()
+    db.close()
+    with FrontierView(tmp_path) as view:
+        assert view.runs() == [RunRecord(1, None, None, "", True)]
+    with Frontier(tmp_path) as frontier:
+        frontier.start_run(resume=True)  # the old run was finished: a new one starts
+        frontier.set_phase("draining")
+    with FrontierView(tmp_path) as view:
+        assert view.runs()[-1] == RunRecord(2, "draining", None, "", False)
+    with Frontier(tmp_path) as frontier:
+        assert frontier.start_run(resume=True) == 2  # not finished: --resume continues it
+        frontier.set_phase("finished", 0)
+    with FrontierView(tmp_path) as view:
+        assert view.runs()[-1] == RunRecord(2, "finished", 0, "", True)
