@@ -151,7 +151,13 @@ class Crawler:
         settings: validated settings.
         frontier: opened (and locked) frontier; the crawler starts a run on it.
         options: output choices.
+
+    Attributes:
+        end: how the run ended, once :meth:`run` returned (or raised).
     """
+
+    end: RunEnd | None = None
+    _error = ""
 
     def __init__(self, settings: Settings, frontier: Frontier, options: CrawlOptions) -> None:
         if settings.crawl.resume and not settings.crawl.seeds:  # scope comes from the seeds
@@ -177,7 +183,6 @@ class Crawler:
         self._per_host: dict[str, int] = {}
         self._fetched = 0
         self.phases = RunPhases(frontier)
-        self.end: RunEnd | None = None
         self.sink = DocumentSink(
             settings,
             out=options.out,
@@ -230,6 +235,11 @@ class Crawler:
                     await self._dispatch(fetcher, robots, pool)
             if not self.options.stop.is_set():
                 self._finish_left_over()
+        except OSError as exc:  # a full disk, an --out that cannot be written: run failed
+            self._error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # a bug: the run is failed, the traceback goes to main()
+            self._error = f"{type(exc).__name__}: {exc}"
+            raise
         finally:
             await self._close_run()
         return self.stats
@@ -242,7 +252,7 @@ class Crawler:
         self.stats.pending = self.sink.pending
         self.end = self.phases.conclude(
             stopped=stop.is_set(),
-            failure=self.sink.failure,
+            failure=self.sink.failure or self._error,
             pending=self.sink.pending,
             keep_open=self.options.keep_open,
         )
