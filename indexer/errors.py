@@ -7,7 +7,7 @@
     ├── FetchError                   one URL could not be fetched (carries url, outcome, reason)
     │   ├── RetryableFetchError      timeouts, resets, 408/429/5xx: try again later
     │   └── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
-    ├── InvalidURLError              unparseable or unfetchable URL (outcome invalid-url)
+    ├── InvalidURLError              unparseable or unfetchable URL (carries its outcome)
     ├── DecodeError                  a body could not be turned into text at all
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
@@ -23,6 +23,8 @@ aiohttp errors are translated in ``indexer.crawl.fetch``; pysolr and requests er
 """
 
 from __future__ import annotations
+
+from indexer.outcomes import Outcome
 
 
 class IndexerError(Exception):
@@ -75,7 +77,17 @@ class PermanentFetchError(FetchError):
 
 
 class InvalidURLError(IndexerError):
-    """A URL that cannot be normalized or is not fetchable (scheme, host, port, length)."""
+    """A URL that cannot be normalized or is not fetchable (scheme, host, port, length).
+
+    Args:
+        message: what is wrong with the URL.
+        outcome: the outcome it ends with: ``invalid-url``, or ``trap`` for a URL longer
+            than ``crawl.max_url_length``.
+    """
+
+    def __init__(self, message: str, outcome: Outcome = Outcome.INVALID_URL) -> None:
+        super().__init__(message)
+        self.outcome = outcome
 
 
 class DecodeError(IndexerError):

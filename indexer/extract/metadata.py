@@ -151,15 +151,30 @@ def _title(root: etree._Element, meta: dict[str, str]) -> str:
     return h1 or ""
 
 
-def _robots(meta_root: etree._Element) -> frozenset[str]:
+def robots_directives(value: str) -> frozenset[str]:
+    """The directives of a robots meta ``content`` or an ``X-Robots-Tag`` header value.
+
+    Comma-separated, lower-cased; a ``user-agent:`` prefix (``googlebot: noindex``) is
+    dropped, and ``none`` adds ``noindex`` and ``nofollow`` (Google's robots meta tag and
+    X-Robots-Tag specification, which both share). Example:
+    ``robots_directives("NOINDEX, follow") == {"noindex", "follow"}``.
+    """
     directives: set[str] = set()
-    for meta in meta_root.iter("meta"):
-        if (meta.get("name") or "").strip().lower() in _ROBOTS_NAMES:
-            content = (meta.get("content") or "").lower()
-            directives.update(d.strip() for d in content.split(",") if d.strip())
-    if "none" in directives:  # "none" means noindex, nofollow (Google robots meta spec)
+    for token in value.lower().split(","):
+        directive = token.rsplit(":", 1)[-1].strip()
+        if directive:
+            directives.add(directive)
+    if "none" in directives:
         directives.update({"noindex", "nofollow"})
     return frozenset(directives)
+
+
+def _robots(meta_root: etree._Element) -> frozenset[str]:
+    directives: frozenset[str] = frozenset()
+    for meta in meta_root.iter("meta"):
+        if (meta.get("name") or "").strip().lower() in _ROBOTS_NAMES:
+            directives |= robots_directives(meta.get("content") or "")
+    return directives
 
 
 def _lang(root: etree._Element, meta: dict[str, str]) -> str | None:

@@ -29,6 +29,7 @@ from indexer.crawl.urls import host_of
 from indexer.errors import ConfigError
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings
 from indexer.solr.search import host_ids
@@ -143,11 +144,7 @@ async def _run(
     before = await asyncio.to_thread(_ids_by_host, settings, hosts)
     present = frozenset(doc_id for ids in before.values() for doc_id in ids)
     options = CrawlOptions(
-        use_solr=not dry_run,
-        skip_unchanged=True,
-        present=present,
-        defer_deletes=True,
-        on_change=on_change,
+        use_solr=not dry_run, reindex=ReindexPolicy(present=present), on_change=on_change
     )
     crawler = Crawler(scoped, frontier, options)
     stats = await crawler.run()
