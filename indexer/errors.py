@@ -49,7 +49,8 @@ class FetchError(IndexerError):
 
     Args:
         url: the URL requested.
-        outcome: the frontier outcome name (e.g. ``timeout``, ``http-503``).
+        outcome: the URL's outcome: an :class:`~indexer.outcomes.Outcome` member or
+            ``http-<code>`` (``indexer.outcomes.http_outcome``).
         reason: human-readable detail.
     """
 

@@ -20,9 +20,10 @@ from yarl import URL
 
 from indexer.crawl.fetch import Fetcher
 from indexer.errors import FetchError
+from indexer.outcomes import Outcome, http_outcome
 
 #: Failures meaning the host itself cannot be reached (not a robots.txt answer).
-NETWORK_FAILURES = frozenset({"connection-error", "timeout"})
+NETWORK_FAILURES = frozenset({Outcome.CONNECTION_ERROR, Outcome.TIMEOUT})
 _MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 §2.5: at least 500 KiB must be parsed
 
 
@@ -115,6 +116,6 @@ class RobotsCache:
         if 400 <= status < 500:
             return _Entry(Protego.parse(""))
         if status >= 500 or status < 200 or 300 <= status < 400:
-            return _Entry(None, time.time() + self._retry_after, failure=f"http-{status}")
+            return _Entry(None, time.time() + self._retry_after, failure=http_outcome(status))
         rules = Protego.parse(body.decode("utf-8", errors="replace"))
         return _Entry(rules, sitemaps=list(rules.sitemaps))
