@@ -106,7 +106,7 @@ class Visitor:
         except Exception as exc:  # a bug must not end the crawl: record it against the URL
             log.exception("unexpected error on %s", claimed.url)
             reason = f"internal error: {exc!r}"[:300]
-            self.ledger.finish(claimed.url, Outcome.EXTRACT_ERROR, reason)
+            self.ledger.finish(claimed.url, Outcome.INTERNAL_ERROR, reason)
         finally:
             self.politeness.leave(claimed.host)
 
