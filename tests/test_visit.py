@@ -61,7 +61,7 @@ def test_a_bug_while_visiting_is_internal_error_not_extract_error(tmp_path: Path
             aliases=SiteAliases(),
             sink=cast(Any, None),  # never reached
             rules=(),
-            retry=RetryPolicy(),
+            retry=RetryPolicy.from_settings(settings.fetch),
             reindex=None,
             enqueue=lambda urls, depth: None,
             clients=Clients(

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 import tenacity
 
 from indexer.outcomes import Outcome
+from indexer.settings import FetchSettings
 
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """Retry limits, in seconds and attempts.
+    """Retry limits, in seconds and attempts (built from ``fetch.*``: :meth:`from_settings`).
 
     Attributes:
         max_attempts: attempts per URL, the first included.
@@ -30,10 +31,16 @@ class RetryPolicy:
         retry_after_cap: longest Retry-After honoured (s).
     """
 
-    max_attempts: int = 3
-    backoff_base: float = 1.0
-    backoff_max: float = 60.0
-    retry_after_cap: float = 300.0
+    max_attempts: int
+    backoff_base: float
+    backoff_max: float
+    retry_after_cap: float
+
+    @classmethod
+    def from_settings(cls, fetch: FetchSettings) -> RetryPolicy:
+        """The policy of ``fetch.max_attempts``, ``backoff_base``, ``backoff_max`` and
+        ``retry_after_cap``."""
+        return cls(fetch.max_attempts, fetch.backoff_base, fetch.backoff_max, fetch.retry_after_cap)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from yarl import URL
 from indexer.crawl.fetch import Fetcher
 from indexer.errors import FetchError
 from indexer.outcomes import Outcome, http_outcome
+from indexer.settings import FetchSettings
 
 #: Failures meaning the host itself cannot be reached (not a robots.txt answer).
 NETWORK_FAILURES = frozenset({Outcome.CONNECTION_ERROR, Outcome.TIMEOUT})
@@ -33,6 +34,15 @@ class _Entry:
     retry_at: float = 0.0
     sitemaps: list[str] = field(default_factory=list)
     failure: str = ""
+
+
+def robots_network_retry(fetch: FetchSettings) -> float:
+    """Seconds before robots.txt of an unreachable host is tried again:
+    ``fetch.robots_network_retry``, or when unset 4 × ``fetch.backoff_base`` capped at
+    ``fetch.robots_retry`` (an unreachable host is usually back within the retry backoff)."""
+    if fetch.robots_network_retry is not None:
+        return fetch.robots_network_retry
+    return min(fetch.robots_retry, 4 * fetch.backoff_base)
 
 
 class RobotsCache:

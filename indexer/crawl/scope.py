@@ -53,7 +53,7 @@ def build_scope(crawl: CrawlSettings) -> Scope:
     """The crawl scope from ``crawl.seeds``, ``allow_hosts``, ``include`` and ``exclude``.
 
     Raises:
-        ConfigError: an invalid regex or seed URL (names the setting).
+        ConfigError: an invalid seed URL (names ``crawl.seeds``).
     """
     sites: set[str] = set()
     for seed in crawl.seeds:
@@ -62,16 +62,8 @@ def build_scope(crawl: CrawlSettings) -> Scope:
         except InvalidURLError as exc:
             raise ConfigError("crawl.seeds", str(exc)) from None
     sites.update(site_of(h.lower()) for h in crawl.allow_hosts)
-    return Scope(
-        sites, _patterns("crawl.include", crawl.include), _patterns("crawl.exclude", crawl.exclude)
-    )
-
-
-def _patterns(setting: str, values: tuple[str, ...]) -> list[re.Pattern[str]]:
-    try:
-        return [re.compile(v) for v in values]
-    except re.error as exc:
-        raise ConfigError(setting, f"invalid regular expression: {exc}") from None
+    include = [re.compile(p) for p in crawl.include]  # validated when settings load
+    return Scope(sites, include, [re.compile(p) for p in crawl.exclude])
 
 
 def looks_like_trap(url: str) -> bool:

@@ -25,12 +25,11 @@ from indexer.crawl.fetch import Fetcher, build_session
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy
-from indexer.crawl.robots import RobotsCache
+from indexer.crawl.robots import RobotsCache, robots_network_retry
 from indexer.crawl.scope import build_scope
 from indexer.crawl.sitemaps import SitemapReader
 from indexer.crawl.urls import SiteAliases, normalize_url
 from indexer.errors import InvalidURLError
-from indexer.extract import SiteRule
 from indexer.index.sink import DocumentSink
 from indexer.outcomes import Outcome
 from indexer.pipeline.dispatch import Dispatcher
@@ -66,15 +65,6 @@ class CrawlOptions:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-def site_rules(settings: Settings) -> tuple[SiteRule, ...]:
-    """Site rules from ``extract.rules``.
-
-    Raises:
-        ConfigError: a malformed rule.
-    """
-    return tuple(SiteRule.from_mapping(rule) for rule in settings.extract.rules)
-
-
 class Crawler:
     """Runs one crawl over a frontier.
 
@@ -84,7 +74,7 @@ class Crawler:
         options: output choices.
 
     Raises:
-        ConfigError: an invalid seed, scope pattern or site rule.
+        ConfigError: an invalid seed URL.
     """
 
     def __init__(self, settings: Settings, frontier: Frontier, options: CrawlOptions) -> None:
@@ -96,12 +86,9 @@ class Crawler:
         self.options = options
         self.stats = RunStats()
         self.scope = build_scope(settings.crawl)
-        self.rules = site_rules(settings)
         fetch = settings.fetch
         self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap)
-        self.retry = RetryPolicy(
-            fetch.max_attempts, fetch.backoff_base, fetch.backoff_max, fetch.retry_after_cap
-        )
+        self.retry = RetryPolicy.from_settings(fetch)
         self.ledger = Ledger(frontier, self.stats)
         self.sink = DocumentSink(
             settings,
@@ -150,9 +137,12 @@ class Crawler:
             warm_up(pool, workers)
             async with build_session(fetch, self.politeness.sent) as session:
                 fetcher = Fetcher(session, fetch, self.settings.crawl.strip_params)
-                network_retry = min(fetch.robots_retry, 4 * fetch.backoff_base)
-                robots = RobotsCache(fetcher, fetch.user_agent, fetch.robots_retry, network_retry)
-                sitemaps = SitemapReader(fetcher, fetch.max_body_bytes)
+                robots = RobotsCache(
+                    fetcher, fetch.user_agent, fetch.robots_retry, robots_network_retry(fetch)
+                )
+                sitemaps = SitemapReader(
+                    fetcher, fetch.max_body_bytes, self.settings.crawl.sitemap_max_files
+                )
                 visitor = self._visitor(Clients(fetcher, robots, sitemaps, pool))
                 stop = self.options.stop
                 await self.dispatcher.run(
@@ -170,7 +160,7 @@ class Crawler:
             scope=self.scope,
             aliases=self.aliases,
             sink=self.sink,
-            rules=self.rules,
+            rules=self.settings.extract.rules,
             retry=self.retry,
             reindex=self.options.reindex,
             enqueue=self.dispatcher.enqueue,

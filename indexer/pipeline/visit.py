@@ -151,6 +151,7 @@ class Visitor:
             fetched.content_type,
             fetched.final_url,
             self.rules,
+            self.settings.crawl.max_links_per_page,
         )
         skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
         facts = self._facts(claimed, fetched, page)
@@ -265,7 +266,7 @@ class Visitor:
         """Carry out a verdict: queue links, learn aliases, send or delete, record."""
         url, final, doc = claimed.url, fetched.final_url, facts.page.extracted
         if verdict.follow and doc is not None:
-            self.enqueue(doc.outlinks[: self.settings.crawl.max_links_per_page], claimed.depth + 1)
+            self.enqueue(doc.outlinks, claimed.depth + 1)
         if verdict.queue is not None:
             self.enqueue([verdict.queue], claimed.depth)
         if verdict.alias:
