@@ -8,7 +8,6 @@
     │   ├── RetryableFetchError      timeouts, resets, 408/429/5xx: try again later
     │   └── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
     ├── InvalidURLError              unparseable or unfetchable URL (carries its outcome)
-    ├── DecodeError                  a body could not be turned into text at all
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
@@ -89,10 +88,6 @@ class InvalidURLError(IndexerError):
     def __init__(self, message: str, outcome: Outcome = Outcome.INVALID_URL) -> None:
         super().__init__(message)
         self.outcome = outcome
-
-
-class DecodeError(IndexerError):
-    """A body could not be decoded into text."""
 
 
 class ExtractError(IndexerError):

@@ -76,27 +76,14 @@ def extract(
         ExtractError: the page cannot be parsed at all.
     """
     root = parse_html(html)
-    meta = read_metadata(root, url, encoding)
-    links = [] if "nofollow" in meta.robots else outlinks(root, url, encoding, max_links)
+    doc = read_metadata(root, url, encoding)
+    if "nofollow" not in doc.robots:
+        doc.outlinks = outlinks(root, url, encoding, max_links)
     rule = matching_rule(url, rules)
     content = _rule_content(root, rule) if rule is not None else None
     if content is not None:
-        text, headings = content
-        extractor = "rules"
+        doc.text, doc.headings = content
+        doc.extractor = "rules"
     else:
-        text, headings, extractor = _chain_content(body_of(root), root, meta.title)
-    return ExtractedDoc(
-        title=meta.title,
-        text=text,
-        extractor=extractor,
-        headings=headings,
-        description=meta.description,
-        keywords=meta.keywords,
-        author=meta.author,
-        published=meta.published,
-        modified=meta.modified,
-        lang=meta.lang,
-        canonical_url=meta.canonical_url,
-        outlinks=links,
-        robots=meta.robots,
-    )
+        doc.text, doc.headings, doc.extractor = _chain_content(body_of(root), root, doc.title)
+    return doc
