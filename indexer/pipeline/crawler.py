@@ -192,3 +192,35 @@ class Crawler:
         if self.stats.outcomes[Outcome.INDEXED] > 0:  # it may come from an earlier run's outbox
             self.stats.outcomes[Outcome.INDEXED] -= 1
         self.stats.record(Outcome.INDEX_REJECTED, message[:200])
+
+
+async def run_crawl(
+    settings: Settings,
+    *,
+    out: Path | None = None,
+    use_solr: bool = True,
+    on_progress: Callable[[RunStats, int], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> RunStats:
+    """Run one crawl over ``settings.crawl.data_dir`` (the library form of ``indexer crawl``).
+
+    Args:
+        settings: validated settings (``load_settings(...).settings``); ``crawl.seeds`` or
+            ``crawl.resume`` says where to start.
+        out: JSON-lines file to write every indexed document to, or None.
+        use_solr: send documents to Solr (``solr.*``) through the durable outbox.
+        on_progress: called about once a second with the stats and the queue length.
+        stop: set it to end the crawl after the pages in flight (resumable).
+
+    Returns:
+        the run's counters (:class:`~indexer.report.RunStats`).
+
+    Raises:
+        ConfigError: bad seeds or settings. CrawlLockedError: another crawl holds the data
+        directory. SolrError: Solr cannot be reached or refuses the credentials.
+    """
+    options = CrawlOptions(out=out, use_solr=use_solr, on_progress=on_progress)
+    if stop is not None:
+        options.stop = stop
+    with Frontier(settings.crawl.data_dir) as frontier:
+        return await Crawler(settings, frontier, options).run()
