@@ -208,6 +208,14 @@ class SolrSettings(_Section):
         0.25, gt=0, description="First wait after Solr failed an update; doubles (s)."
     )
     backoff_max: float = Field(8.0, gt=0, description="Longest wait between update attempts (s).")
+    configset_dir: Path = Field(
+        Path("solr-config"),
+        description="Our configset, for the local Solr and solr init / update-config "
+        "(relative paths: from the working directory).",
+    )
+    launcher_dir: Path = Field(
+        Path("solr-launcher"), description="Maven project of the local Solr launcher."
+    )
     user: str | None = Field(None, description="Basic auth user.")
     password: SecretStr | None = Field(None, description="Basic auth password.")
 
