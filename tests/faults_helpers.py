@@ -17,7 +17,7 @@ from typing import Any
 
 import requests
 
-from indexer.crawl.frontier import FrontierView
+from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.runs import RunRecord
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from indexer.crawl.frontier import Frontier, FrontierView
+from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.runs import RunRecord
 from indexer.errors import (
     SolrAuthError,
@@ -29,7 +30,7 @@ from indexer.index.outbox import Outbox
 from indexer.index.sink import DocumentSink
 from indexer.index.stage import IndexStage
 from indexer.pipeline.phases import Phase, RunPhases, StopEvent, stop_remaining
-from indexer.pipeline.reindex import MissedRuns, _guard
+from indexer.pipeline.reconcile import MissedRuns, guard
 from indexer.settings import Settings, SolrSettings
 from indexer.solr.connection import http_error
 
@@ -235,9 +236,9 @@ def test_grace_runs_count_misses_in_a_row_and_reset_when_reached(tmp_path: Path)
 def test_guard_refuses_hosts_over_the_delete_share_only() -> None:
     settings = Settings()  # reindex.max_delete_share 0.2
     deletes = {"a.test": ["1", "2", "3"], "b.test": ["1"]}
-    refused = _guard(settings, deletes, {"a.test": 10, "b.test": 10})
+    refused = guard(settings, deletes, {"a.test": 10, "b.test": 10})
     assert len(refused) == 1 and refused[0].startswith("a.test: 3 of 10")
-    assert _guard(settings, {"a.test": ["1", "2"]}, {"a.test": 10}) == []
+    assert guard(settings, {"a.test": ["1", "2"]}, {"a.test": 10}) == []
 
 
 class _Store:

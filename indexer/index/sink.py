@@ -24,9 +24,6 @@ from indexer.settings import Settings
 
 log = logging.getLogger(__name__)
 
-#: Changes waiting in the outbox above which fetching pauses (back-pressure).
-OUTBOX_HIGH_WATER = 5000
-
 
 class DocumentSink:
     """Receives documents and deletions from the crawler.
@@ -111,7 +108,7 @@ class DocumentSink:
         Changes Solr did not take stay in the outbox for the next run (:attr:`pending`
         tells how many). Once ``stop`` is set (the user asked the crawl to stop, before or
         during the drain) the drain goes on for ``grace()`` more seconds at most (the
-        crawl's stop budget, :mod:`indexer.pipeline.phases`).
+        crawl's stop budget, :mod:`indexer.pipeline.phases`, and ``solr.stop_drain_timeout``).
         """
         try:
             if self._task is not None and self._index is not None and self._outbox is not None:
@@ -151,14 +148,15 @@ class DocumentSink:
         """Return when Solr takes changes again and the outbox is below its high-water mark."""
         if self._index is None or self._outbox is None:
             return
-        while not self._index.healthy.is_set() or self._outbox.count() > OUTBOX_HIGH_WATER:
+        high_water = self._settings.solr.outbox_high_water
+        while not self._index.healthy.is_set() or self._outbox.count() > high_water:
             if self.failure:  # the index stage gave up: the crawl stops
                 stop.set()
             if stop.is_set():
                 return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._index.healthy.wait(), 1.0)
-            if self._outbox.count() > OUTBOX_HIGH_WATER:
+            if self._outbox.count() > high_water:
                 await asyncio.sleep(0.2)
 
     def add(self, doc: dict[str, Any], text: str, *, update: bool) -> None:

@@ -4,7 +4,8 @@
 - Solr unreachable, 5xx, or a 4xx that blames no document (404 of a core being reloaded or
   a misrouting proxy): the batch stays in the outbox, :attr:`IndexStage.healthy` is cleared
   (the crawl stops dispatching: back-pressure) and the send is retried with exponential
-  backoff until Solr is back.
+  backoff (``solr.backoff_base`` doubling up to ``solr.backoff_max``) until Solr
+  is back.
 - Credentials refused (401/403) or a field unknown to the schema (a configset older than
   the code): the same pause, with one log line that names the cause and the way out; when
   it lasts longer than ``solr.auth_wait`` seconds, :meth:`IndexStage.run` raises it.
@@ -75,7 +76,9 @@ class IndexStage:
         self.healthy.set()
         self._wake = asyncio.Event()
         self._closing = False
-        self._backoff = tenacity.wait_exponential(multiplier=0.25, min=0.25, max=8)
+        self._backoff = tenacity.wait_exponential(
+            multiplier=cfg.backoff_base, min=cfg.backoff_base, max=cfg.backoff_max
+        )
         self._failures = 0
         self._blocked_since: float | None = None
 
