@@ -39,6 +39,7 @@ class SolrProxy:
         self.commit_delay = 0.0
         self.status: int | None = None
         self.status_until = 0.0
+        self.body: str | None = None
         self.log: list[tuple[str, str, int]] = []
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -46,10 +47,18 @@ class SolrProxy:
         self._session: ClientSession | None = None
         self._closing: asyncio.Event | None = None
 
-    def force(self, status: int | None, seconds: float = 3600.0, path: str = "/update") -> None:
-        """Answer ``status`` to matched requests for ``seconds`` (None: stop forcing)."""
+    def force(
+        self,
+        status: int | None,
+        seconds: float = 3600.0,
+        path: str = "/update",
+        body: str | None = None,
+    ) -> None:
+        """Answer ``status`` to matched requests for ``seconds`` (None: stop forcing), with
+        ``body`` as a JSON answer (as Solr's error object) or a plain-text line."""
         self.path = path
         self.status = status
+        self.body = body
         self.status_until = time.monotonic() + seconds
 
     def forced(self) -> list[tuple[str, str, int]]:
@@ -96,6 +105,10 @@ class SolrProxy:
                 await asyncio.wait_for(self._closing.wait(), delay)
         if matched and self.status is not None and time.monotonic() < self.status_until:
             self.log.append((request.method, request.path, -1))
+            if self.body is not None:
+                return web.Response(
+                    status=self.status, text=self.body, content_type="application/json"
+                )
             return web.Response(status=self.status, text=f"forced {self.status} by the proxy")
         assert self._session is not None
         headers = {k: v for k, v in request.headers.items() if k.lower() not in _HOP}

@@ -6,6 +6,7 @@ the outbox still holds adds. Nothing may be lost, nothing resurrected, every sto
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -90,6 +91,21 @@ def test_update_answering_404_for_10_s_pauses_and_loses_nothing(
     assert len(proxy.forced()) >= 3, "the 404s never reached the crawl"
     assert "index-rejected" not in outcomes(data)
     assert summary(data)["phase"] == "finished" and outbox_count(data) == 0
+    _every_page_once(*solr_core)
+
+
+def test_unknown_field_pauses_naming_update_config_then_continues(
+    proxy: SolrProxy, solr_core: tuple[str, str], site: str, tmp_path: Path
+) -> None:
+    data = tmp_path / "d"
+    unknown = {"error": {"msg": "ERROR: [doc=x] unknown field 'new_field'", "code": 400}}
+    proxy.force(400, seconds=6, body=json.dumps(unknown))  # the configset is older than us
+    args = crawl_args(proxy.url, data, "--delay", "0", f"{site}/")
+    code, err = _finish(args, {"INDEXER_SOLR_BATCH_SIZE": "10"})
+    assert code == 0, err[-2000:]
+    paused = [line for line in err.splitlines() if "fetching paused" in line]
+    assert len(paused) == 1 and "indexer solr update-config" in paused[0], err[-2000:]
+    assert len(proxy.forced()) >= 2 and "index-rejected" not in outcomes(data)
     _every_page_once(*solr_core)
 
 
