@@ -132,6 +132,7 @@ def test_stop_to_the_process_group_keeps_pages_in_flight_pending(
         assert err.count("stopping:") == 1, err[-2000:]
         stopped = outcomes(data)
         assert "extract-error" not in stopped and "internal-error" not in stopped, stopped
+        assert "fetching" not in stopped and stopped.get("queued", 0) > 0, stopped  # released
         assert stopped.get("indexed", 0) < PAGES + 1, "the stop came after the crawl ended"
         assert last_run(data).phase == "interrupted" and not last_run(data).finished
         code, err = _finish([*args[:-1], "--resume"])
