@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from indexer.errors import ConfigError
+from indexer.extract.formats import ids as format_ids
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -82,6 +83,20 @@ class CrawlSettings(_Section):
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
+    formats: tuple[str, ...] = Field(
+        format_ids.ALL,
+        description="Format ids indexed (html, pdf, docx, xlsx, pptx, text, csv; doc, xls, "
+        "ppt, rtf, odt, ods, odp end as unsupported-format); others end as wrong-type.",
+    )
+
+    @field_validator("formats")
+    @classmethod
+    def _known_formats(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Every id must be one of :data:`indexer.extract.formats.ids.ALL`."""
+        unknown = [v for v in value if v not in format_ids.ALL]
+        if unknown:
+            raise ValueError(f"unknown format {unknown[0]!r} (known: {', '.join(format_ids.ALL)})")
+        return value
 
 
 class FetchSettings(_Section):
@@ -93,9 +108,18 @@ class FetchSettings(_Section):
     concurrency: int = Field(32, ge=1, description="Requests in flight in total.")
     timeout: float = Field(30.0, gt=0, description="Total time per request (s).")
     connect_timeout: float = Field(10.0, gt=0, description="Connect timeout (s).")
-    max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Body cap (bytes).")
+    max_body_bytes: int = Field(
+        10 * 1024 * 1024, ge=1024, description="Body cap of HTML pages (bytes)."
+    )
+    max_document_bytes: int = Field(
+        100 * 1024 * 1024,
+        ge=1024,
+        description="Body cap of other documents: PDF, Office, text (bytes).",
+    )
     content_types: tuple[str, ...] = Field(
-        ("text/html", "application/xhtml+xml"), description="Media types fetched for indexing."
+        (),
+        description="Declared media types fetched; empty: any (the format is decided from "
+        "the bytes, see crawl.formats). An expert filter applied before the body is read.",
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
@@ -165,6 +189,20 @@ class ExtractSettings(_Section):
     rules: tuple[dict[str, Any], ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
+    document_timeout: float = Field(
+        60.0, gt=0, description="Wall time to parse one document (PDF, Office, text) (s)."
+    )
+    worker_memory: int = Field(
+        1024 * 1024 * 1024,
+        ge=64 * 1024 * 1024,
+        description="Address-space limit of each document worker process (bytes).",
+    )
+    max_unpacked_bytes: int = Field(
+        512 * 1024 * 1024,
+        ge=1024,
+        description="Largest unpacked size of an Office package's entries (bytes).",
+    )
+    max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
 
 
 class ReindexSettings(_Section):

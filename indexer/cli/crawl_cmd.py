@@ -39,6 +39,7 @@ FLAG_KEYS = {
     "allow_host": "crawl.allow_hosts",
     "resume": "crawl.resume",
     "obey_noindex": "crawl.obey_noindex",
+    "formats": "crawl.formats",
 }
 
 
@@ -78,6 +79,12 @@ def add_parser(sub: Any) -> None:
         action="store_false",
         default=None,
         help="index pages even when they ask not to be (crawl.obey_noindex)",
+    )
+    p.add_argument(
+        "--formats",
+        type=lambda v: tuple(f.strip() for f in v.split(",") if f.strip()),
+        help="format ids indexed, comma-separated: html,pdf,docx,xlsx,pptx,text,csv "
+        "(crawl.formats; default all)",
     )
     p.add_argument("--summary-json", type=Path, help="write the closing summary as JSON here")
     p.set_defaults(func=run)

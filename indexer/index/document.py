@@ -9,6 +9,7 @@ from typing import Any
 from yarl import URL
 
 from indexer.crawl.urls import host_of, site_of
+from indexer.extract.formats.ids import MEDIA_TYPES
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
 
 
@@ -51,11 +52,14 @@ def build_document(
     """The Solr document (JSON-ready dict) for one indexed page.
 
     The id is the normalized final URL (after redirects). Empty values are omitted.
+    ``content_type`` is the MIME type of the document's format (the header's for HTML).
     Dates are ISO 8601 strings (pysolr cannot send ``datetime``).
     """
     url = fetched.final_url
     host = host_of(url)
     media = (fetched.content_type or "text/html").split(";", 1)[0].strip().lower()
+    if extracted.format != "html":  # what the bytes are, not what the server claimed
+        media = MEDIA_TYPES[extracted.format]
     doc: dict[str, Any] = {
         "id": url,
         "url": url,
@@ -72,6 +76,9 @@ def build_document(
         "lang": extracted.lang,
         "published": solr_date(extracted.published),
         "modified": solr_date(extracted.modified),
+        "created": solr_date(extracted.created),
+        "page_count": extracted.page_count,
+        "format": extracted.format,
         "content_type": media,
         "encoding": decoded.encoding,
         "encoding_source": decoded.source,

@@ -53,7 +53,8 @@ from indexer.extract import SiteRule
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
-from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.documents import document_workers, process_response
+from indexer.pipeline.page import ProcessedPage
 from indexer.pipeline.workers import page_pool, warm_up
 from indexer.report import RunStats
 from indexer.settings import Settings
@@ -147,6 +148,9 @@ class Crawler:
         self.stats = RunStats()
         self.scope = build_scope(settings)
         self.rules = site_rules(settings)
+        self._documents = document_workers(
+            settings, settings.extract.workers or os.cpu_count() or 1
+        )
         self.politeness = Politeness(
             settings.fetch.delay, settings.fetch.per_host, settings.fetch.crawl_delay_cap
         )
@@ -192,7 +196,7 @@ class Crawler:
         workers = self.settings.extract.workers or os.cpu_count() or 1
         self.sink.open()
         try:
-            with page_pool(workers) as pool:
+            with page_pool(workers) as pool, self._documents:
                 warm_up(pool, workers)
                 async with build_session(self.settings.fetch, self.politeness.sent) as session:
                     fetcher = Fetcher(session, self.settings.fetch, crawl.strip_params)
@@ -379,10 +383,7 @@ class Crawler:
         if fetched.status == 304:
             self._finish(url, "not-modified", "", reached=True)
             return
-        loop = asyncio.get_running_loop()
-        page: ProcessedPage = await loop.run_in_executor(
-            pool, process_page, fetched.body, fetched.content_type, fetched.final_url, self.rules
-        )
+        page = await process_response(fetched, self.settings, pool, self._documents, self.rules)
         self._handle_page(claimed, fetched, page, host)
 
     async def _robots_allow(self, claimed: Claimed, robots: RobotsCache) -> bool:
@@ -456,7 +457,9 @@ class Crawler:
     ) -> None:
         url = claimed.url
         if page.extracted is None:
-            outcome = "wrong-type" if page.decoded.encoding == "binary" else "extract-error"
+            outcome = page.outcome or (
+                "wrong-type" if page.decoded.encoding == "binary" else "extract-error"
+            )
             self._finish(url, outcome, page.error)
             return
         doc = page.extracted
@@ -508,10 +511,11 @@ class Crawler:
         self.sink.add(
             solr_doc, doc.text, update=claimed.content_hash is not None and self._in_index(url)
         )
+        redirected = "" if fetched.final_url == url else f"redirected to {fetched.final_url}"
         self._finish(
             url,
             "indexed",
-            "" if fetched.final_url == url else f"redirected to {fetched.final_url}",
+            "; ".join(r for r in (redirected, doc.note) if r),
             reached=True,
             content_hash=digest,
             **validators,
