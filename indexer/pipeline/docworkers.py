@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import os
 import resource
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -30,6 +31,8 @@ log = logging.getLogger(__name__)
 
 #: What a worker answers: the parsed document or the outcome it ends as.
 Answer = ParsedDocument | DocumentError
+#: ``parser(fmt, body, url, content_type, limits)``: a top-level function (it is pickled).
+Parser = Callable[[str, bytes, str, "str | None", Limits], ParsedDocument]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +45,7 @@ class Job:
     content_type: str | None
 
 
-def _serve(conn: Connection, parent: int, memory: int, limits: Limits) -> None:
+def _serve(conn: Connection, parent: int, memory: int, limits: Limits, parser: Parser) -> None:
     """Worker main loop: answer jobs until the pipe closes."""
     die_with_parent(parent)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -55,7 +58,7 @@ def _serve(conn: Connection, parent: int, memory: int, limits: Limits) -> None:
             return
         answer: Answer
         try:
-            answer = parse_document(job.fmt, job.body, job.url, job.content_type, limits)
+            answer = parser(job.fmt, job.body, job.url, job.content_type, limits)
         except DocumentError as exc:
             answer = exc
         except MemoryError:
@@ -67,11 +70,11 @@ def _serve(conn: Connection, parent: int, memory: int, limits: Limits) -> None:
 class _Worker:
     """One worker process and its end of the pipe."""
 
-    def __init__(self, memory: int, limits: Limits) -> None:
+    def __init__(self, memory: int, limits: Limits, parser: Parser) -> None:
         ctx = multiprocessing.get_context("spawn")
         self.conn, child = ctx.Pipe()
         self.process: BaseProcess = ctx.Process(
-            target=_serve, args=(child, os.getpid(), memory, limits), daemon=True
+            target=_serve, args=(child, os.getpid(), memory, limits, parser), daemon=True
         )
         self.process.start()
         child.close()
@@ -108,10 +111,19 @@ class DocumentWorkers:
         limits: parser limits.
         timeout: wall seconds per document (``extract.document_timeout``).
         memory: address-space limit per worker in bytes (``extract.worker_memory``).
+        parser: the parsing function (tests inject hanging or crashing ones).
     """
 
-    def __init__(self, count: int, limits: Limits, timeout: float, memory: int) -> None:
+    def __init__(
+        self,
+        count: int,
+        limits: Limits,
+        timeout: float,
+        memory: int,
+        parser: Parser = parse_document,
+    ) -> None:
         self._limits, self._timeout, self._memory = limits, timeout, memory
+        self._parser = parser
         self._count = max(1, count)
         self._threads = ThreadPoolExecutor(self._count, thread_name_prefix="docworker")
         self._idle: asyncio.Queue[_Worker | None] | None = None
@@ -141,7 +153,7 @@ class DocumentWorkers:
         if worker is None or not worker.process.is_alive():
             if worker is not None:
                 self._retire(worker)
-            worker = _Worker(self._memory, self._limits)
+            worker = _Worker(self._memory, self._limits, self._parser)
             self._all.add(worker)
         answer = worker.ask(job, self._timeout)
         if answer is not None:

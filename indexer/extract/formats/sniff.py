@@ -52,8 +52,16 @@ _DECLARED = {
 }
 _EXTENSIONS = {fmt: fmt for fmt in ids.ALL if fmt not in ("html", "text")}
 _EXTENSIONS.update({"txt": "text", "htm": "html", "html": "html", "xhtml": "html"})
-#: Formats one container holds: a contradiction inside a family is the sniffer's doubt.
-_FAMILIES = ({"docx", "xlsx", "pptx"}, {"doc", "xls", "ppt"}, {"odt", "ods", "odp"})
+#: Formats one container holds (a contradiction inside one is the sniffer's doubt), and
+#: the old and new formats of one application (servers send .docx as application/msword).
+_FAMILIES = (
+    {"docx", "xlsx", "pptx"},
+    {"doc", "xls", "ppt"},
+    {"odt", "ods", "odp"},
+    {"doc", "docx"},
+    {"xls", "xlsx"},
+    {"ppt", "pptx"},
+)
 _OOXML_MAIN = (
     ("wordprocessingml.document.main", "docx"),
     ("wordprocessingml.template.main", "docx"),
