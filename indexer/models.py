@@ -41,7 +41,8 @@ class DecodedText:
         text: the decoded text (no BOM).
         encoding: Python codec name (``cp932``, ``euc_jp``, ``iso2022_jp``, ``utf-8``,
             ``utf-16le``, ``utf-16be``, ``windows-1252``, …) or ``binary``.
-        source: ``bom``, ``header``, ``meta``, ``xml``, ``sniff``, ``detected`` or ``default``.
+        source: ``bom``, ``header``, ``meta``, ``xml``, ``sniff``, ``detected``, ``guess``
+            (detected on thin evidence: unsure) or ``default``; ``""`` for binary formats.
         replacements: number of U+FFFD characters the decode produced.
         hints: declarations seen but not trusted, e.g. ``("header:iso-8859-1",)``.
     """

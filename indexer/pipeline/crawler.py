@@ -515,7 +515,7 @@ class Crawler:
         self._finish(
             url,
             "indexed",
-            "; ".join(r for r in (redirected, doc.note) if r),
+            "; ".join(r for r in (redirected, doc.note, _guessed(page)) if r),
             reached=True,
             content_hash=digest,
             **validators,
@@ -584,6 +584,11 @@ class Crawler:
 def _robots_header(fetched: FetchResult, directive: str) -> bool:
     value = fetched.headers.get("x-robots-tag", "").lower()
     return directive in value or (directive == "noindex" and "none" in value)
+
+
+def _guessed(page: ProcessedPage) -> str:
+    """The indexed outcome's note for an encoding detected on thin evidence."""
+    return f"encoding guessed: {page.decoded.encoding}" if page.decoded.source == "guess" else ""
 
 
 def _printable(raw: str) -> str:
