@@ -23,6 +23,12 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfgen import canvas
 
 LIBREOFFICE_PDF = Path(__file__).parent / "fixtures" / "formats" / "libreoffice-ja.pdf"
+#: The text of :data:`LIBREOFFICE_PDF` (its title, then two articles).
+LIBREOFFICE_TEXT = (
+    "情報システム利用規程"
+    "第一条　この規程は、社内の情報システムを安全に利用するために必要な事項を定める。"
+    "第二条　利用者は、パスワードを他人に知らせてはならない。"
+)
 FONTS = ("HeiseiMin-W3", "HeiseiKakuGo-W5")
 for _font in FONTS:
     pdfmetrics.registerFont(UnicodeCIDFont(_font))
