@@ -165,77 +165,71 @@ def docx_bomb(gib: int = 3) -> bytes:
     return b"".join(parts) + directory + end
 
 
-def site() -> dict[str, tuple[bytes, str]]:
-    """The documents of the crawl test: ``{path: (body, Content-Type)}``."""
-    reportlab = reportlab_pdf(
-        [
-            ["第一条 この規則は従業員の就業に関する事項を定める。"],
-            ["第二条 始業は午前九時とする。"],
-        ],
-        title="就業規則",
-        author="人事部",
-    )
+_DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+_XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+_PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+_SLIDES = [
+    ("研修の目的", "全員が受講する。", "十分で説明する。"),
+    ("パスワード", "長い合言葉を使う。", "質問を受ける。"),
+    ("標的型メール", "添付ファイルを開かず情報システム部へ転送する。", "実例を見せる。"),
+]
+
+
+def _pdfs() -> dict[str, tuple[bytes, str]]:
+    """PDFs of two producers, and one sent as application/octet-stream."""
+    articles = [
+        ["第一条 この規則は従業員の就業に関する事項を定める。"],
+        ["第二条 始業は午前九時とする。"],
+    ]
     return {
-        "/rules/shugyo.pdf": (reportlab, "application/pdf"),
+        "/rules/shugyo.pdf": (
+            reportlab_pdf(articles, title="就業規則", author="人事部"),
+            "application/pdf",
+        ),
         "/rules/system.pdf": (LIBREOFFICE_PDF.read_bytes(), "application/pdf"),
-        "/rules/ryohi.docx": (
-            word_file(
-                "旅費規程", ["出張旅費は実費を支給する。"], [["区分", "日当"], ["国内", "二千円"]]
-            ),
-            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-        ),
-        "/lists/meibo.xlsx": (
-            excel_file(
-                "社員名簿",
-                {
-                    "総務部": [["氏名", "内線"], ["山田太郎", "1234"]],
-                    "経理部": [["鈴木花子", "予算編成担当"]],
-                },
-            ),
-            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        ),
-        "/training/security.pptx": (
-            powerpoint_file(
-                "情報セキュリティ研修",
-                [
-                    ("研修の目的", "全員が受講する。", "十分で説明する。"),
-                    ("パスワード", "長い合言葉を使う。", "質問を受ける。"),
-                    (
-                        "標的型メール",
-                        "添付ファイルを開かず情報システム部へ転送する。",
-                        "実例を見せる。",
-                    ),
-                ],
-            ),
-            "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-        ),
-        "/notice/sjis.txt": (
-            "停電のお知らせ\n\n十二月五日の午後は本館が停電します。作業中のファイルは保存してください。\n".encode(
-                "cp932"
-            ),
-            "text/plain",
-        ),
-        "/notice/euc.txt": (
-            "健康診断の日程\n\n健康診断は一月十日に会議室で行います。受診票を持参してください。\n".encode(
-                "euc_jp"
-            ),
-            "text/plain",
-        ),
-        "/export/kaigi.csv": (
-            "会議室,予約者,用途\n第一会議室,佐藤,部内定例会議\n第二会議室,高橋,採用面接\n".encode(
-                "cp932"
-            ),
-            "text/csv",
-        ),
         "/dl/octet.pdf": (
             reportlab_pdf([["防災訓練は三月に実施します。"]], title="防災訓練"),
             "application/octet-stream",
         ),
+    }
+
+
+def _office() -> dict[str, tuple[bytes, str]]:
+    """DOCX, XLSX (two sheets), PPTX (three slides with notes), and a DOCX as a zip."""
+    sheets = {
+        "総務部": [["氏名", "内線"], ["山田太郎", "1234"]],
+        "経理部": [["鈴木花子", "予算編成担当"]],
+    }
+    table = [["区分", "日当"], ["国内", "二千円"]]
+    return {
+        "/rules/ryohi.docx": (word_file("旅費規程", ["出張旅費は実費を支給する。"], table), _DOCX),
+        "/lists/meibo.xlsx": (excel_file("社員名簿", sheets), _XLSX),
+        "/training/security.pptx": (powerpoint_file("情報セキュリティ研修", _SLIDES), _PPTX),
         "/dl/zipped.docx": (
             word_file("慶弔規程", ["結婚祝金は三万円とする。"], [["種別", "金額"]]),
             "application/zip",
         ),
     }
+
+
+def _texts() -> dict[str, tuple[bytes, str]]:
+    """Shift_JIS and EUC-JP notices, a cp932 CSV export; no charset declared."""
+    power = (
+        "停電のお知らせ\n\n十二月五日の午後は本館が停電します。"
+        "作業中のファイルは保存してください。\n"
+    )
+    health = "健康診断の日程\n\n健康診断は一月十日に会議室で行います。受診票を持参してください。\n"
+    rooms = "会議室,予約者,用途\n第一会議室,佐藤,部内定例会議\n第二会議室,高橋,採用面接\n"
+    return {
+        "/notice/sjis.txt": (power.encode("cp932"), "text/plain"),
+        "/notice/euc.txt": (health.encode("euc_jp"), "text/plain"),
+        "/export/kaigi.csv": (rooms.encode("cp932"), "text/csv"),
+    }
+
+
+def site() -> dict[str, tuple[bytes, str]]:
+    """The documents of the crawl test: ``{path: (body, Content-Type)}``."""
+    return {**_pdfs(), **_office(), **_texts()}
 
 
 #: ``{path: (title, a phrase of its text searched for)}`` of :func:`site`.
@@ -247,7 +241,7 @@ EXPECTED = {
     "/training/security.pptx": ("情報セキュリティ研修", "情報システム部へ転送する"),
     "/notice/sjis.txt": ("停電のお知らせ", "本館が停電します"),
     "/notice/euc.txt": ("健康診断の日程", "受診票を持参してください"),
-    "/export/kaigi.csv": ("会議室\t予約者\t用途", "採用面接"),
+    "/export/kaigi.csv": ("会議室 予約者 用途", "採用面接"),
     "/dl/octet.pdf": ("防災訓練", "防災訓練は三月に実施します"),
     "/dl/zipped.docx": ("慶弔規程", "結婚祝金は三万円"),
 }

@@ -41,6 +41,20 @@ def solr_date(value: str | None) -> str | None:
     return parsed.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _format_fields(fetched: FetchResult, extracted: ExtractedDoc) -> dict[str, Any]:
+    """``format``, ``content_type`` (what the bytes are, not what the server claimed, for
+    documents; the header's media type for HTML), ``created`` and ``page_count``."""
+    media = (fetched.content_type or "text/html").split(";", 1)[0].strip().lower()
+    if extracted.format != "html":
+        media = MEDIA_TYPES[extracted.format]
+    return {
+        "content_type": media,
+        "format": extracted.format,
+        "created": solr_date(extracted.created),
+        "page_count": extracted.page_count,
+    }
+
+
 def build_document(
     fetched: FetchResult,
     decoded: DecodedText,
@@ -57,9 +71,6 @@ def build_document(
     """
     url = fetched.final_url
     host = host_of(url)
-    media = (fetched.content_type or "text/html").split(";", 1)[0].strip().lower()
-    if extracted.format != "html":  # what the bytes are, not what the server claimed
-        media = MEDIA_TYPES[extracted.format]
     doc: dict[str, Any] = {
         "id": url,
         "url": url,
@@ -76,10 +87,7 @@ def build_document(
         "lang": extracted.lang,
         "published": solr_date(extracted.published),
         "modified": solr_date(extracted.modified),
-        "created": solr_date(extracted.created),
-        "page_count": extracted.page_count,
-        "format": extracted.format,
-        "content_type": media,
+        **_format_fields(fetched, extracted),
         "encoding": decoded.encoding,
         "encoding_source": decoded.source,
         "encoding_replacements": decoded.replacements,

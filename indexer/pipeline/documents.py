@@ -41,7 +41,9 @@ async def process_response(
     Returns:
         The processed page; when ``extracted`` is None, ``outcome`` (if set) and
         ``error`` say how the URL ends (``wrong-type``, ``unsupported-format``,
-        ``too-large`` for HTML over ``fetch.max_body_bytes``, or a document's outcome).
+        ``too-large`` for HTML over ``fetch.max_body_bytes`` or a document over
+        ``fetch.max_document_bytes``: the fetch cap followed the declared type, the
+        bytes may be another), or a document's outcome.
     """
     body = fetched.body
     verdict = decide(body, fetched.content_type, fetched.final_url, settings.crawl.formats)
@@ -55,6 +57,9 @@ async def process_response(
         return await loop.run_in_executor(
             pool, process_page, body, fetched.content_type, fetched.final_url, rules
         )
+    cap = settings.fetch.max_document_bytes
+    if len(body) > cap:
+        return ProcessedPage(NOT_TEXT, None, f"document body over {cap} bytes", "too-large")
     job = Job(verdict.format, body, fetched.final_url, fetched.content_type)
     answer = await documents.parse(job)
     if isinstance(answer, DocumentError):
