@@ -36,6 +36,7 @@ OLE_DOC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(200) + "WordDocument".enco
         (b"<html><p>x", "application/octet-stream", "/a", "html"),
         (b"just words", None, "/", "html"),  # no type, no extension: a page, as before
         (b"just words", None, "/readme.txt", "text"),
+        (b"<title>The %PDF-1.7 header</title>", "text/html", "/a", "html"),
     ],
 )
 def test_the_bytes_decide_the_format(

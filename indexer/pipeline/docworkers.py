@@ -29,6 +29,9 @@ from indexer.pipeline.workers import die_with_parent
 
 log = logging.getLogger(__name__)
 
+#: Seconds a new worker may take to start and import its parsers.
+START_TIMEOUT = 60.0
+_READY = "ready"
 #: What a worker answers: the parsed document or the outcome it ends as.
 Answer = ParsedDocument | DocumentError
 #: ``parser(fmt, body, url, content_type, limits)``: a top-level function (it is pickled).
@@ -51,6 +54,7 @@ def _serve(conn: Connection, parent: int, memory: int, limits: Limits, parser: P
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     from indexer.extract.formats import ooxml, pdf, plain  # noqa: F401  (load before jobs)
 
+    conn.send(_READY)  # the document's time starts once the worker can take it
     while True:
         try:
             job: Job = conn.recv()
@@ -78,6 +82,14 @@ class _Worker:
         )
         self.process.start()
         child.close()
+
+    def started(self) -> bool:
+        """Wait until the worker has loaded its parsers; False if it died or took longer
+        than :data:`START_TIMEOUT`."""
+        try:
+            return bool(self.conn.poll(START_TIMEOUT)) and self.conn.recv() == _READY
+        except (EOFError, OSError):
+            return False
 
     def ask(self, job: Job, timeout: float) -> Answer | None:
         """The worker's answer, or None when it was killed for time or died (see
@@ -128,6 +140,7 @@ class DocumentWorkers:
         self._threads = ThreadPoolExecutor(self._count, thread_name_prefix="docworker")
         self._idle: asyncio.Queue[_Worker | None] | None = None
         self._all: set[_Worker] = set()
+        self._closed = False
         self.replaced = 0
 
     async def parse(self, job: Job) -> Answer:
@@ -150,11 +163,16 @@ class DocumentWorkers:
         return answer
 
     def _run(self, worker: _Worker | None, job: Job) -> tuple[_Worker | None, Answer]:
+        if self._closed:
+            return worker, DocumentError("parse-error", "document workers stopped")
         if worker is None or not worker.process.is_alive():
             if worker is not None:
                 self._retire(worker)
             worker = _Worker(self._memory, self._limits, self._parser)
             self._all.add(worker)
+            if not worker.started():
+                self._retire(worker)
+                return None, DocumentError("parse-error", "document worker did not start")
         answer = worker.ask(job, self._timeout)
         if answer is not None:
             return worker, answer
@@ -170,6 +188,7 @@ class DocumentWorkers:
 
     def close(self) -> None:
         """Stop every worker and the threads waiting on them."""
+        self._closed = True
         for worker in list(self._all):
             self._retire(worker)
         self._threads.shutdown(wait=True, cancel_futures=True)

@@ -1,7 +1,8 @@
 """Which format a response is: decided from its bytes, checked against its declared type.
 
 Signatures first (the bytes decide, as WHATWG MIME Sniffing §7 does for binary types):
-``%PDF-`` in the first KiB (PDF 2.0, ISO 32000-2 §7.5.2, lets junk precede it); a zip
+``%PDF-`` in the first KiB (PDF 2.0, ISO 32000-2 §7.5.2, lets junk precede it, but not
+markup: a page may quote the header); a zip
 whose ``[Content_Types].xml`` names a WordprocessingML, SpreadsheetML or PresentationML
 main part (ECMA-376 Part 2, OPC) or whose ``mimetype`` entry names an OpenDocument type;
 an OLE2 compound file (MS-CFB) by its stream names; ``{\\rtf``. Text without a signature
@@ -118,7 +119,8 @@ def signature_format(body: bytes, hint: str | None = None) -> str | None:
         hint: the declared or extension format, used only where the bytes cannot tell
             (a zip too broken to list, an encrypted OOXML package, which is an OLE2 file).
     """
-    if b"%PDF-" in body[:1024]:
+    at = body.find(b"%PDF-", 0, 1024)
+    if at == 0 or (at > 0 and b"<" not in body[:at]):  # not a page that quotes the header
         return "pdf"
     if body.startswith(b"PK\x03\x04"):
         return _zip_format(body, hint)
