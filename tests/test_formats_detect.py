@@ -7,6 +7,7 @@ import pytest
 
 from indexer.errors import ConfigError
 from indexer.extract.formats import ids
+from indexer.extract.formats.pdf import pdf_document, xmp_title
 from indexer.extract.formats.sniff import decide
 from indexer.settings import load_settings
 from tests.formats_fixtures import excel_file, powerpoint_file, reportlab_pdf, word_file
@@ -81,3 +82,15 @@ def test_crawl_formats_setting_validates_ids() -> None:
         load_settings(None, {"crawl.formats": ("pdf", "docm")}, environ={})
     env = load_settings(None, None, environ={"INDEXER_CRAWL_FORMATS": "html,text"})
     assert env.settings.crawl.formats == ("html", "text")
+
+
+def test_pdf_title_falls_back_to_xmp_then_the_first_line() -> None:
+    packet = (
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF><rdf:Description><dc:title><rdf:Alt>'
+        '<rdf:li xml:lang="x-default">年次報告書 &amp; 資料</rdf:li></rdf:Alt></dc:title>'
+        "</rdf:Description></rdf:RDF></x:xmpmeta>"
+    ).encode()
+    untitled = reportlab_pdf([["一行目の見出し"], ["二頁目"]])
+    assert xmp_title(untitled) is None
+    assert pdf_document(untitled, 10).title == "一行目の見出し"  # "untitled" is a placeholder
+    assert xmp_title(untitled + b"\n%" + packet) == "年次報告書 & 資料"

@@ -1,14 +1,17 @@
 """PDF text through pypdfium2 (PDFium, the engine of Chrome).
 
 PDFium was measured against pdfminer.six on Japanese PDFs (ReportLab CID fonts, LibreOffice
-embedded fonts; ``scripts/bench/formats.py``): both give the right text, PDFium several
-times faster per page, so PDFium is kept. Text comes page by page in PDFium's reading
-order; the title is the document information ``Title``, else the first line of the first
-page. Only the first ``max_pages`` pages are read (the rest is noted, not indexed).
+embedded fonts; ``scripts/bench/formats.py``): both give the right text, PDFium 8–10 times
+faster per page, so PDFium is kept. Text comes page by page in PDFium's reading order; the
+title is the document information ``Title``, else the XMP ``dc:title``, else the first line
+of the first page. Only the first ``max_pages`` pages are read (the rest is noted, not
+indexed).
 """
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -18,6 +21,20 @@ import pypdfium2.raw as pdfium_c
 from indexer.errors import DocumentError
 from indexer.extract.formats.fields import clean_text, first_line, guess_lang, meta_value, pdf_date
 from indexer.models import ExtractedDoc
+
+_XMP_TITLE = re.compile(
+    rb"<dc:title\b[^>]*>.*?<rdf:li\b[^>]*>([^<]{1,2000})</rdf:li>", re.DOTALL | re.IGNORECASE
+)
+
+
+def xmp_title(body: bytes) -> str | None:
+    """The ``dc:title`` of the PDF's XMP metadata, when its packet is stored unfiltered (as
+    the XMP specification, Part 3 §1.1.3, recommends, so that tools can find it without
+    parsing the PDF), else None."""
+    match = _XMP_TITLE.search(body)
+    if match is None:
+        return None
+    return meta_value(html.unescape(match.group(1).decode("utf-8", "replace")))
 
 
 @contextmanager
@@ -75,7 +92,7 @@ def pdf_document(body: bytes, max_pages: int) -> ExtractedDoc:
         raise DocumentError("no-text", f"{count} pages without a text layer (OCR is not done)")
     note = f"text of the first {max_pages} of {count} pages" if count > max_pages else ""
     return ExtractedDoc(
-        title=meta_value(info.get("Title")) or first_line(text),
+        title=meta_value(info.get("Title")) or xmp_title(body) or first_line(text),
         text=text,
         extractor="pdf",
         author=meta_value(info.get("Author")),
