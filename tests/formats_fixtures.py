@@ -17,6 +17,7 @@ from pathlib import Path
 import docx
 import openpyxl
 import pptx
+import pypdfium2 as pdfium
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
@@ -67,6 +68,21 @@ def image_only_pdf() -> bytes:
 def many_pages_pdf(count: int) -> bytes:
     """``count`` pages, page N saying ``第N頁``."""
     return reportlab_pdf([[f"第{n}頁 の本文です。"] for n in range(1, count + 1)])
+
+
+def heavy_pdf(pages: int) -> bytes:
+    """``pages`` copies of one page of 40 lines (made in milliseconds by PDFium's page
+    import; parsing costs about 2 ms of CPU per page)."""
+    one = reportlab_pdf([[f"{n}行目 安全衛生委員会の議事録を掲載します。" for n in range(40)]])
+    source, target = pdfium.PdfDocument(one), pdfium.PdfDocument.new()
+    try:
+        target.import_pages(source, [0] * pages)
+        out = io.BytesIO()
+        target.save(out)
+        return out.getvalue()
+    finally:
+        target.close()
+        source.close()
 
 
 def word_file(title: str, paragraphs: list[str], table: list[list[str]]) -> bytes:

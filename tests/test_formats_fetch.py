@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.faultserver import FaultServer, Reply, crawl
-from tests.formats_fixtures import many_pages_pdf, reportlab_pdf
+from tests.formats_fixtures import heavy_pdf, many_pages_pdf, reportlab_pdf
 
 PDF = reportlab_pdf([["安全衛生委員会の議事録"]], title="議事録")
 
@@ -62,3 +62,22 @@ async def test_explicit_content_types_and_formats_filter(tmp_path: Path) -> None
     outcomes = {u.removeprefix(srv.base()): o for u, (o, _r) in run.outcomes.items()}
     assert outcomes["/minutes.pdf"] == outcomes["/big.pdf"] == "wrong-type"
     assert outcomes["/plain.txt"] == outcomes["/page.bin"] == "indexed"
+
+
+async def test_a_document_over_its_time_costs_one_worker_and_the_crawl_goes_on(
+    tmp_path: Path,
+) -> None:
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/slow.pdf", "/minutes.pdf", "/plain.txt"])
+        srv.route("/slow.pdf", Reply(body=heavy_pdf(1000), content_type="application/pdf"))
+        srv.route("/minutes.pdf", Reply(body=PDF, content_type="application/pdf"))
+        srv.route(
+            "/plain.txt", Reply(body="お知らせです。".encode("cp932"), content_type="text/plain")
+        )
+        run = await crawl(
+            [srv.url("/")], tmp_path, extract__document_timeout=0.2, fetch__per_host=1
+        )
+    got = {u.removeprefix(srv.base()): (o, r) for u, (o, r) in run.outcomes.items()}
+    assert got["/slow.pdf"][0] == "parse-timeout", got["/slow.pdf"]
+    assert "extract.document_timeout=0.2" in got["/slow.pdf"][1]
+    assert got["/minutes.pdf"][0] == got["/plain.txt"][0] == "indexed"

@@ -158,8 +158,10 @@ class DocumentWorkers:
         loop = asyncio.get_running_loop()
         try:
             worker, answer = await loop.run_in_executor(self._threads, self._run, worker, job)
-        finally:
-            self._idle.put_nowait(worker)
+        except BaseException:  # cancelled: the thread may still use the worker; not reused
+            self._idle.put_nowait(None)
+            raise
+        self._idle.put_nowait(worker)
         return answer
 
     def _run(self, worker: _Worker | None, job: Job) -> tuple[_Worker | None, Answer]:
