@@ -4,11 +4,13 @@ PDFs come from ReportLab with its built-in Japanese CID fonts (HeiseiMin-W3, Hei
 not embedded) and from LibreOffice (``fixtures/formats/libreoffice-ja.pdf``, fonts embedded:
 made once from a python-docx file with ``soffice --headless --convert-to pdf``); OOXML from
 python-docx, openpyxl and python-pptx; text and CSV in legacy Japanese encodings. Each
-builder returns the bytes; :data:`EXPECTED` says what title and text each must give.
+builder returns the bytes (the site and the hostile set are built once per session and must
+not be changed); :data:`EXPECTED` says what title and text each must give.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import struct
 import zlib
@@ -243,6 +245,7 @@ def _texts() -> dict[str, tuple[bytes, str]]:
     }
 
 
+@functools.cache
 def site() -> dict[str, tuple[bytes, str]]:
     """The documents of the crawl test: ``{path: (body, Content-Type)}``."""
     return {**_pdfs(), **_office(), **_texts()}
@@ -263,6 +266,7 @@ EXPECTED = {
 }
 
 
+@functools.cache
 def hostile(pages: int = 3000) -> dict[str, tuple[bytes, str, str]]:
     """Hostile documents: ``{path: (body, Content-Type, expected outcome)}``."""
     whole = reportlab_pdf([["途中で切れる文書です。"] * 10] * 4, title="切断")
