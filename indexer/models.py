@@ -69,7 +69,7 @@ class ExtractedDoc:
         published, modified: ISO 8601 dates or None.
         outlinks: absolute URLs to follow (nofollow links excluded).
         robots: meta robots directives, lower-case (``noindex``, ``nofollow``, …).
-        format: the format id (:mod:`indexer.extract.formats.ids`), ``html`` for pages.
+        format: the format id (:mod:`indexer.formats`), ``html`` for pages.
         created: ISO 8601 creation date of a document, or None.
         page_count: pages (PDF, slides, sheets) of a document, or None.
         note: what was left out (``text of the first 2000 of 3000 pages``), or ``""``.

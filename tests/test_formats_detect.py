@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from indexer import formats as ids
 from indexer.errors import ConfigError
-from indexer.extract.formats import ids
 from indexer.extract.formats.pdf import pdf_document, xmp_title
 from indexer.extract.formats.sniff import decide
 from indexer.settings import load_settings

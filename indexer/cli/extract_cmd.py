@@ -16,7 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from indexer.cli.common import load_from_args
+from indexer.cli.options import load_from_args
 from indexer.encoding import decode_body
 from indexer.errors import DocumentError, IndexerError
 from indexer.extract import extract

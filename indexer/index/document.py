@@ -9,7 +9,7 @@ from typing import Any
 from yarl import URL
 
 from indexer.crawl.urls import host_of, site_of
-from indexer.extract.formats.ids import MEDIA_TYPES
+from indexer.formats import MEDIA_TYPES
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
 
 

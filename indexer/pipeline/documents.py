@@ -55,7 +55,13 @@ async def process_response(
             return ProcessedPage(NOT_TEXT, None, f"HTML body over {cap} bytes", "too-large")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
-            pool, process_page, body, fetched.content_type, fetched.final_url, rules
+            pool,
+            process_page,
+            body,
+            fetched.content_type,
+            fetched.final_url,
+            rules,
+            settings.crawl.max_links_per_page,
         )
     cap = settings.fetch.max_document_bytes
     if len(body) > cap:

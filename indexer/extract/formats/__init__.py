@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from zipfile import BadZipFile
 
 from indexer.errors import DocumentError
-from indexer.extract.formats import ids
 from indexer.models import DecodedText, ExtractedDoc
 
-__all__ = ["Limits", "ParsedDocument", "ids", "parse_document"]
+__all__ = ["Limits", "ParsedDocument", "parse_document"]
 
 #: How a document without a text encoding of its own is recorded (binary formats).
 NOT_TEXT = DecodedText("", "", "")
@@ -51,7 +50,7 @@ class ParsedDocument:
 def parse_document(
     fmt: str, body: bytes, url: str, content_type: str | None, limits: Limits
 ) -> ParsedDocument:
-    """Parse a document of format ``fmt`` (one of :data:`ids.PARSED` but ``html``).
+    """Parse a document of format ``fmt`` (one of :data:`indexer.formats.PARSED` but ``html``).
 
     Raises:
         DocumentError: the outcome it ends as (``parse-error`` for anything a parser

@@ -21,8 +21,8 @@ import zipfile
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from indexer import formats as ids
 from indexer.encoding.sniff import looks_binary
-from indexer.extract.formats import ids
 
 _GENERIC = frozenset(
     {

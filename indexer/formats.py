@@ -1,6 +1,7 @@
 """Format ids: the names ``crawl.formats`` and the ``format`` Solr field use.
 
-Kept free of imports so that :mod:`indexer.settings` can validate ``crawl.formats``.
+A table without imports, so that :mod:`indexer.settings` can validate ``crawl.formats``;
+the parsers are in :mod:`indexer.extract.formats`.
 """
 
 from __future__ import annotations
