@@ -3,10 +3,19 @@ with stray cp932 bytes, and the ``guess`` source for answers made on thin eviden
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from indexer.encoding import decode_body
 from indexer.encoding.prior import COMMON_KANJI, kanji_prior
+from indexer.extract.formats import NOT_TEXT
+from indexer.models import ExtractedDoc
+from indexer.outcomes import Outcome
+from indexer.pipeline.page import ProcessedPage
+from indexer.pipeline.verdict import Facts, judge
+
+URL = "http://127.0.0.1/notice.txt"
 
 KANJI_ONLY = [
     "営業部会議室予約一覧",
@@ -73,3 +82,16 @@ def test_a_23_byte_input_is_a_guess_a_2kb_page_is_not(codec: str) -> None:
     result = decode_body(page, "text/plain")
     assert result.text == NOTICE * 10
     assert result.source in ("sniff", "detected"), result.source
+
+
+def test_the_verdict_reports_a_guess_and_a_document_outcome() -> None:
+    short = "お知らせ".encode("cp932")
+    decoded = decode_body(short, "text/plain")
+    doc = ExtractedDoc("お知らせ", "お知らせ", format="text")
+    base = Facts(url=URL, final_url=URL, x_robots_tag="", page=ProcessedPage(decoded, doc))
+    verdict = judge(dataclasses.replace(base, digest="h"))
+    assert verdict.outcome == Outcome.INDEXED and verdict.reason == "encoding guessed: cp932"
+    failed = ProcessedPage(NOT_TEXT, None, "password-protected PDF", "encrypted")
+    verdict = judge(dataclasses.replace(base, page=failed))
+    assert (verdict.outcome, verdict.reason) == (Outcome.ENCRYPTED, "password-protected PDF")
+    assert not verdict.index and not verdict.follow
