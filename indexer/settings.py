@@ -24,24 +24,20 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
-from typing import Annotated, Any, Literal, get_origin
+from typing import Any, Literal, get_origin
 from urllib.parse import urlsplit
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    PlainSerializer,
     SecretStr,
     ValidationError,
     field_validator,
 )
 
-from indexer import formats as format_ids
 from indexer.errors import ConfigError
+from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -50,51 +46,6 @@ Source = Literal["default", "file", "env", "flag"]
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _regex(value: str) -> str:
-    """A valid Python regular expression (``re`` syntax), else ValueError."""
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"invalid regular expression: {exc}") from None
-    return value
-
-
-def _freeze(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A read-only view of a table (nested tables too): frozen settings stay frozen."""
-    return MappingProxyType(
-        {k: _freeze(v) if isinstance(v, Mapping) else v for k, v in value.items()}
-    )
-
-
-def _thaw(value: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: _thaw(v) if isinstance(v, Mapping) else v for k, v in value.items()}
-
-
-def _css(value: str) -> str:
-    """A valid CSS selector (Selectors Level 3 as cssselect reads it), else ValueError."""
-    from lxml.cssselect import CSSSelector, SelectorError  # only when site rules are set
-
-    try:
-        CSSSelector(value)
-    except SelectorError as exc:
-        raise ValueError(f"bad CSS selector {value!r}: {exc}") from None
-    return value
-
-
-def _one_or_more(value: object) -> object:
-    return (value,) if isinstance(value, str) else value
-
-
-Regex = Annotated[str, AfterValidator(_regex)]
-Selectors = Annotated[
-    tuple[Annotated[str, AfterValidator(_css)], ...], BeforeValidator(_one_or_more)
-]
-Headers = Annotated[Mapping[str, str], AfterValidator(_freeze), PlainSerializer(_thaw)]
-Credentials = Annotated[
-    Mapping[str, Mapping[str, SecretStr]], AfterValidator(_freeze), PlainSerializer(_thaw)
-]
 
 
 class CrawlSettings(_Section):
@@ -142,20 +93,9 @@ class CrawlSettings(_Section):
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
-    formats: tuple[str, ...] = Field(
-        format_ids.ALL,
-        description="Format ids indexed (html, pdf, docx, xlsx, pptx, text, csv; doc, xls, "
-        "ppt, rtf, odt, ods, odp end as unsupported-format); others end as wrong-type.",
+    formats: FormatIds = Field(
+        ALL_FORMATS, description="Format ids indexed (see README); others are wrong-type."
     )
-
-    @field_validator("formats")
-    @classmethod
-    def _known_formats(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        """Every id must be one of :data:`indexer.formats.ALL`."""
-        unknown = [v for v in value if v not in format_ids.ALL]
-        if unknown:
-            raise ValueError(f"unknown format {unknown[0]!r} (known: {', '.join(format_ids.ALL)})")
-        return value
 
 
 class FetchSettings(_Section):
@@ -167,18 +107,10 @@ class FetchSettings(_Section):
     concurrency: int = Field(32, ge=1, description="Requests in flight in total.")
     timeout: float = Field(30.0, gt=0, description="Total time per request (s).")
     connect_timeout: float = Field(10.0, gt=0, description="Connect timeout (s).")
-    max_body_bytes: int = Field(
-        10 * 1024 * 1024, ge=1024, description="Body cap of HTML pages (bytes)."
-    )
-    max_document_bytes: int = Field(
-        100 * 1024 * 1024,
-        ge=1024,
-        description="Body cap of other documents: PDF, Office, text (bytes).",
-    )
+    max_body_bytes: int = Field(10 << 20, ge=1024, description="HTML page body cap (bytes).")
+    max_document_bytes: int = Field(100 << 20, ge=1024, description="Document body cap (bytes).")
     content_types: tuple[str, ...] = Field(
-        (),
-        description="Declared media types fetched; empty: any (the format is decided from "
-        "the bytes, see crawl.formats). An expert filter applied before the body is read.",
+        (), description="Declared media types fetched (before the body is read); empty: any."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
@@ -304,18 +236,12 @@ class ExtractSettings(_Section):
     rules: tuple[SiteRule, ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
-    document_timeout: float = Field(
-        60.0, gt=0, description="Wall time to parse one document (PDF, Office, text) (s)."
-    )
+    document_timeout: float = Field(60.0, gt=0, description="Wall time per document (s).")
     worker_memory: int = Field(
-        1024 * 1024 * 1024,
-        ge=64 * 1024 * 1024,
-        description="Address-space limit of each document worker process (bytes).",
+        1 << 30, ge=64 << 20, description="Address-space limit per document worker (bytes)."
     )
     max_unpacked_bytes: int = Field(
-        512 * 1024 * 1024,
-        ge=1024,
-        description="Largest unpacked size of an Office package's entries (bytes).",
+        512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
     )
     max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
 

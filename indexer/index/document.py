@@ -66,11 +66,9 @@ def build_document(
     """The Solr document (JSON-ready dict) for one indexed page.
 
     The id is the normalized final URL (after redirects). Empty values are omitted.
-    ``content_type`` is the MIME type of the document's format (the header's for HTML).
     Dates are ISO 8601 strings (pysolr cannot send ``datetime``).
     """
-    url = fetched.final_url
-    host = host_of(url)
+    url, host = fetched.final_url, host_of(fetched.final_url)
     doc: dict[str, Any] = {
         "id": url,
         "url": url,

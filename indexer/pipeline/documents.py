@@ -50,19 +50,7 @@ async def process_response(
     if verdict.format is None:
         return ProcessedPage(NOT_TEXT, None, verdict.reason, verdict.outcome)
     if verdict.format == "html":
-        cap = settings.fetch.max_body_bytes
-        if len(body) > cap:
-            return ProcessedPage(NOT_TEXT, None, f"HTML body over {cap} bytes", "too-large")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            pool,
-            process_page,
-            body,
-            fetched.content_type,
-            fetched.final_url,
-            rules,
-            settings.crawl.max_links_per_page,
-        )
+        return await _page(fetched, settings, pool, rules)
     cap = settings.fetch.max_document_bytes
     if len(body) > cap:
         return ProcessedPage(NOT_TEXT, None, f"document body over {cap} bytes", "too-large")
@@ -71,3 +59,24 @@ async def process_response(
     if isinstance(answer, DocumentError):
         return ProcessedPage(NOT_TEXT, None, answer.reason, answer.outcome)
     return ProcessedPage(answer.decoded, answer.extracted)
+
+
+async def _page(
+    fetched: FetchResult,
+    settings: Settings,
+    pool: ProcessPoolExecutor,
+    rules: Sequence[SiteRule],
+) -> ProcessedPage:
+    """An HTML page in the page pool, unless it is over ``fetch.max_body_bytes``."""
+    cap = settings.fetch.max_body_bytes
+    if len(fetched.body) > cap:
+        return ProcessedPage(NOT_TEXT, None, f"HTML body over {cap} bytes", "too-large")
+    return await asyncio.get_running_loop().run_in_executor(
+        pool,
+        process_page,
+        fetched.body,
+        fetched.content_type,
+        fetched.final_url,
+        rules,
+        settings.crawl.max_links_per_page,
+    )

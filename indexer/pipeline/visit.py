@@ -147,16 +147,19 @@ class Visitor:
         if fetched.status == 304:
             self.ledger.finish(url, Outcome.NOT_MODIFIED, "", reached=True)
             return
+        await self._page(claimed, fetched)
+
+    async def _page(self, claimed: Claimed, fetched: FetchResult) -> None:
+        """Decide the format and parse off the loop (pages in the process pool, documents
+        in the document workers), judge, carry the verdict out."""
         clients = self.clients
         page = await process_response(
             fetched, self.settings, clients.pool, clients.documents, self.rules
         )
-        skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
         facts = self._facts(claimed, fetched, page)
+        skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
         verdict = judge(
-            facts,
-            obey_noindex=self.settings.crawl.obey_noindex,
-            skip_unchanged=skip_unchanged,
+            facts, obey_noindex=self.settings.crawl.obey_noindex, skip_unchanged=skip_unchanged
         )
         self._apply(claimed, fetched, facts, verdict)
 
