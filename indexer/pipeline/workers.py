@@ -11,12 +11,14 @@ stops (a worker killed by them would fail the pages in flight with ``BrokenProce
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -31,24 +33,29 @@ def page_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max(1, workers),
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_die_with_parent,
+        initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
 
 
 def warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
     """Start the worker processes now rather than on the first page (a worker takes about
-    half a second to start and import the extractors).
+    half a second to start and import the extractors); see :func:`stops_blocked`."""
+    with stops_blocked():
+        for _ in range(workers):
+            pool.submit(_ready)
 
-    SIGINT and SIGTERM are blocked while they are spawned: the workers inherit the blocked
-    mask, so a stop arriving before their initializer ignores the signals cannot kill them;
-    the crawler receives it once its mask is restored.
-    """
+
+@contextlib.contextmanager
+def stops_blocked() -> Iterator[None]:
+    """Block SIGINT and SIGTERM in this thread while worker processes are spawned: they
+    inherit the blocked mask, so a stop arriving before their initializer ignores the
+    signals (:func:`die_with_parent`) cannot kill them; this process receives it when the
+    mask is restored on exit."""
     stops = {signal.SIGINT, signal.SIGTERM}
     before = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
     try:
-        for _ in range(workers):
-            pool.submit(_ready)
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
@@ -59,9 +66,10 @@ def _ready() -> bool:
     return True
 
 
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: ignore SIGINT and SIGTERM; get SIGKILL when the crawler exits,
-    however it exits."""
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: ignore SIGINT and SIGTERM (the crawler decides when work stops);
+    get SIGKILL when the crawler (pid ``parent``) exits, however it exits; exit at once if
+    it is already gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
