@@ -12,6 +12,7 @@
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
+    ├── StorageError                 a state or output file cannot be written: disk full (exit 1)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
@@ -99,6 +100,23 @@ class StateError(IndexerError):
     Args:
         path: the state file at fault.
         message: what is wrong and the way out (e.g. ``indexer reindex --repair``).
+    """
+
+    def __init__(self, path: object, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+class StorageError(IndexerError):
+    """A file we write (state file, ``--out``) cannot be written: disk full, I/O error.
+
+    The message is one line naming the file and the OS or SQLite error; the CLI exits 1.
+    What was written before stays consistent, so ``--resume`` continues once the cause
+    (e.g. a full disk) is gone.
+
+    Args:
+        path: the file that could not be written.
+        message: the error and the way out.
     """
 
     def __init__(self, path: object, message: str) -> None:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from indexer.errors import ConfigError, IndexerError
+from indexer.errors import ConfigError, IndexerError, StateError
 
 
 def _command_modules() -> list[ModuleType]:
@@ -68,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except ConfigError as exc:
         print(f"indexer: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except StateError as exc:  # a missing or broken state file: one line naming it
+        print(f"indexer: state error: {exc}", file=sys.stderr)
         return 2
     except IndexerError as exc:
         print(f"indexer: {exc}", file=sys.stderr)

@@ -15,6 +15,7 @@ from indexer.cli.common import add_common, configure_logging, load_from_args
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier import Frontier
 from indexer.errors import ConfigError
+from indexer.index.outbox import OUTBOX
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats, format_summary
 
@@ -55,6 +56,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--core", help="core or collection (solr.core)")
     p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
     p.add_argument("--out", type=Path, help="also write each document as a JSON line here")
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace an existing --out file (without it, only --resume may continue one)",
+    )
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--per-host", type=int, help="requests in flight per host (fetch.per_host)")
     p.add_argument("--concurrency", type=int, help="requests in flight in total")
@@ -98,10 +104,13 @@ def run(args: argparse.Namespace) -> int:
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
     check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
-    if settings.crawl.resume and not (settings.crawl.data_dir / "frontier.sqlite3").is_file():
-        raise ConfigError("crawl.data_dir", f"no crawl to resume in {settings.crawl.data_dir}")
+    if args.out is not None and args.out.exists() and not (settings.crawl.resume or args.overwrite):
+        raise ConfigError(
+            "--out", f"{args.out} exists: --resume continues it, --overwrite replaces it"
+        )
     use_solr = args.out is None or args.solr is not None
-    with Frontier(settings.crawl.data_dir) as frontier:
+    with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
+        frontier.data_dir.verify((OUTBOX,))
         display = ProgressDisplay(enabled=not args.quiet)
         options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
         crawler = Crawler(settings, frontier, options)

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         args, {"solr.url": args.solr, "solr.core": args.core, "solr.collection": args.collection}
     ).settings
     writer = SolrWriter(settings.solr)
-    with Frontier(settings.crawl.data_dir) as frontier:
+    with Frontier(settings.crawl.data_dir, create=False) as frontier:
         if args.url:
             try:
                 doc_id = normalize_url(args.url, settings.crawl.strip_params)

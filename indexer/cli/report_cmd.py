@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from indexer.cli.common import add_common, load_from_args
@@ -31,18 +30,13 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the report; exit 1 when the data directory holds no crawl."""
+    """Print the report; a missing or broken frontier is a ``StateError`` (exit 2)."""
     if args.outcome and not args.urls:
         raise ConfigError("--outcome", "only with --urls")
     if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
         raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
     settings = load_from_args(args, {}).settings
-    try:
-        view = FrontierView(settings.crawl.data_dir)
-    except FileNotFoundError as exc:
-        print(f"indexer: {exc}", file=sys.stderr)
-        return 1
-    with view:
+    with FrontierView(settings.crawl.data_dir) as view:
         if args.urls:
             for url, outcome, reason in view.urls(args.outcome):
                 print(format_url_line(url, outcome, reason))

@@ -11,9 +11,7 @@ left in ``fetching`` by a killed crawl is queued again on resume.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -21,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from indexer.errors import CrawlLockedError
+from indexer.crawl.datadir import DataDir, StateKind, backup
+from indexer.errors import StateError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS urls (
@@ -55,6 +54,22 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 """
 
+#: The frontier's state file (version 1: the schema above, as first released).
+FRONTIER = StateKind(
+    name="frontier.sqlite3",
+    version=1,
+    tables={
+        "urls": ("url", "host", "depth", "state", "attempts", "next_fetch", "run", "outcome"),
+        "meta": ("key", "value"),
+        "runs": ("id", "started", "finished"),
+    },
+    schema=_SCHEMA,
+    remedy="move it away and crawl anew (or restore a backup of the data directory)",
+)
+
+#: The way out named when a command needs a frontier and there is none.
+NO_CRAWL = "no crawl state here: run `indexer crawl SEED_URL` first (or give --data-dir)"
+
 
 @dataclass(frozen=True, slots=True)
 class Claimed:
@@ -83,32 +98,30 @@ class Frontier:
 
     Args:
         data_dir: directory for ``frontier.sqlite3`` and ``lock`` (created if missing).
+        create: a missing frontier is created (a new crawl); when False it is an error
+            (``crawl --resume``, ``reindex``, ``delete``).
 
     Raises:
         CrawlLockedError: another process holds the lock on ``data_dir``.
+        StateError: the frontier is broken, foreign or newer, or missing and not ``create``.
     """
 
-    def __init__(self, data_dir: Path) -> None:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock_fd = os.open(data_dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    def __init__(self, data_dir: Path, *, create: bool = True) -> None:
+        self.data_dir = DataDir(data_dir)
+        if not create and not self.data_dir.frontier.exists():  # leave no empty directory
+            raise StateError(self.data_dir.frontier, f"missing: {NO_CRAWL}")
+        self.data_dir.lock()
         try:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self._lock_fd)
-            raise CrawlLockedError(
-                f"another crawl is using {data_dir} (lock held); wait for it or use --data-dir"
-            ) from None
-        self._db = sqlite3.connect(data_dir / "frontier.sqlite3", isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+            self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
+        except BaseException:
+            self.data_dir.unlock()
+            raise
         self.run = 0
 
     def close(self) -> None:
         """Close the database and release the lock."""
         self._db.close()
-        fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-        os.close(self._lock_fd)
+        self.data_dir.unlock()
 
     def __enter__(self) -> Frontier:
         return self
@@ -360,12 +373,8 @@ class Frontier:
 
     def copy_to(self, data_dir: Path) -> None:
         """Write a consistent copy of the frontier database into ``data_dir`` (dry runs)."""
-        data_dir.mkdir(parents=True, exist_ok=True)
-        target = sqlite3.connect(data_dir / "frontier.sqlite3")
-        try:
-            self._db.backup(target)
-        finally:
-            target.close()
+        DataDir(data_dir).ensure()
+        backup(self._db, DataDir(data_dir).frontier)
 
     def queued_count(self) -> int:
         """URLs queued or being fetched."""
@@ -383,14 +392,11 @@ class FrontierView:
         data_dir: the crawl's data directory.
 
     Raises:
-        FileNotFoundError: no frontier in ``data_dir``.
+        StateError: no frontier in ``data_dir``, or a broken, foreign or newer one.
     """
 
     def __init__(self, data_dir: Path) -> None:
-        path = data_dir / "frontier.sqlite3"
-        if not path.is_file():
-            raise FileNotFoundError(f"no crawl state in {data_dir}")
-        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
 
     def close(self) -> None:
         """Close the database."""

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from indexer.crawl.datadir import StateKind, open_state
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -23,6 +25,15 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload TEXT
 );
 """
+
+#: The outbox's state file (version 1: the schema above, as first released).
+OUTBOX = StateKind(
+    name="outbox.sqlite3",
+    version=1,
+    tables={"outbox": ("seq", "doc_id", "action", "payload")},
+    schema=_SCHEMA,
+    remedy="run `indexer reindex --repair` (recreates the outbox and re-sends what Solr lacks)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +59,15 @@ class Outbox:
     """SQLite-backed queue of pending Solr changes.
 
     Args:
-        path: the database file (its directory must exist).
+        path: the database file (its directory must exist); created when missing.
+
+    Raises:
+        StateError: the file is broken, foreign or newer (its message names
+            ``indexer reindex --repair``).
     """
 
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._db: sqlite3.Connection = open_state(path, OUTBOX, create=True, threads=True)
 
     def close(self) -> None:
         """Close the database."""

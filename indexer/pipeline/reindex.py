@@ -24,9 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.crawl.datadir import DataDir, StateKind, backup, open_state
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of
-from indexer.errors import ConfigError
+from indexer.index.outbox import OUTBOX
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats
@@ -53,16 +54,28 @@ class ReindexResult:
     deleted: int = 0
 
 
+#: The missed-runs state file (version 1: the one table, as first released).
+MISSED = StateKind(
+    name="missed.sqlite3",
+    version=1,
+    tables={"missed": ("id", "runs")},
+    schema="CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)",
+    remedy="delete it (the missed-run counts of reindex.delete_grace_runs then start anew)",
+)
+
+
 class MissedRuns:
     """Counts, per document id, the reindex runs in a row that did not reach it (SQLite).
 
     Args:
-        path: database file under the data directory.
+        path: database file under the data directory (created when missing).
+
+    Raises:
+        StateError: the file is broken, foreign or newer.
     """
 
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.execute("CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)")
+        self._db: sqlite3.Connection = open_state(path, MISSED, create=True)
 
     def close(self) -> None:
         """Close the database."""
@@ -89,6 +102,10 @@ class MissedRuns:
         """Drop ids that were deleted."""
         self._db.executemany("DELETE FROM missed WHERE id=?", [(i,) for i in ids])
 
+    def copy_to(self, target: Path) -> None:
+        """Write a consistent copy of the counts to ``target`` (dry runs)."""
+        backup(self._db, target)
+
 
 async def reindex(
     settings: Settings,
@@ -106,20 +123,23 @@ async def reindex(
         on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
 
     Raises:
-        ConfigError: ``crawl.data_dir`` holds no crawl state.
+        StateError: ``crawl.data_dir`` holds no crawl state, or a broken state file.
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
     data_dir = settings.crawl.data_dir
-    if not (data_dir / "frontier.sqlite3").is_file():
-        raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
-    with Frontier(data_dir) as frontier:
+    with Frontier(data_dir, create=False) as frontier:
+        frontier.data_dir.verify((OUTBOX, MISSED))
         if not dry_run:
             return await _run(settings, frontier, data_dir, force, False, on_change)
         with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
             frontier.copy_to(Path(tmp))
-            if (data_dir / "missed.sqlite3").exists():
-                _copy_db(data_dir / "missed.sqlite3", Path(tmp) / "missed.sqlite3")
+            if DataDir(data_dir).missed.exists():
+                missed = MissedRuns(DataDir(data_dir).missed)
+                try:
+                    missed.copy_to(DataDir(Path(tmp)).missed)
+                finally:
+                    missed.close()
             scratch = settings.model_copy(
                 update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
             )
@@ -194,7 +214,7 @@ def _reconcile(
     """
     grace = settings.reindex.delete_grace_runs
     totals: dict[str, int] = {}
-    missed = MissedRuns(data_dir / "missed.sqlite3")
+    missed = MissedRuns(DataDir(data_dir).missed)
     try:
         for host, ids in in_index.items():
             in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
@@ -231,18 +251,8 @@ def _delete_from_solr(settings: Settings, ids: list[str]) -> None:
 def _forget(data_dir: Path, frontier: Frontier, ids: list[str]) -> None:
     """Drop deleted ids from the frontier and the missed-runs counts."""
     frontier.forget(ids)
-    missed = MissedRuns(data_dir / "missed.sqlite3")
+    missed = MissedRuns(DataDir(data_dir).missed)
     try:
         missed.forget(ids)
     finally:
         missed.close()
-
-
-def _copy_db(source: Path, target: Path) -> None:
-    src = sqlite3.connect(source)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
