@@ -98,3 +98,20 @@ def test_a_truncated_outbox_stops_resume_and_names_repair(crawled: Path, tmp_pat
     assert proc.returncode == 2, proc.stderr
     assert "outbox.sqlite3" in proc.stderr and "indexer reindex --repair" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_existing_out_is_refused_without_resume_or_overwrite(tmp_path: Path) -> None:
+    out = tmp_path / "o.jsonl"
+    out.write_text('{"id": "kept"}\n', "utf-8")
+    proc = _indexer(
+        tmp_path,
+        "crawl",
+        "http://127.0.0.1:9/",
+        "--out",
+        str(out),
+        "--data-dir",
+        str(tmp_path / "d"),
+    )
+    assert proc.returncode == 2 and "--overwrite" in proc.stderr and "--resume" in proc.stderr
+    assert out.read_text("utf-8") == '{"id": "kept"}\n'
+    assert not (tmp_path / "d").exists()

@@ -48,6 +48,8 @@ from indexer.errors import (
     InvalidURLError,
     PermanentFetchError,
     RetryableFetchError,
+    StateError,
+    StorageError,
 )
 from indexer.extract import SiteRule
 from indexer.index.document import build_document, content_hash
@@ -173,6 +175,7 @@ class Crawler:
         self.aliases = SiteAliases()
         self._sitemap_origins: set[str] = set()
         self._sitemap_reader: SitemapReader | None = None
+        self._fatal: StateError | StorageError | None = None
 
     # -- top level -------------------------------------------------------------------------
 
@@ -213,6 +216,8 @@ class Crawler:
         finally:
             await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
+        if self._fatal is not None:  # a state or --out file could not be written
+            raise self._fatal
         return self.stats
 
     def _in_index(self, url: str) -> bool:
@@ -347,6 +352,9 @@ class Crawler:
         except asyncio.CancelledError:
             self.frontier.release(claimed.url)
             raise
+        except (StateError, StorageError) as exc:  # the disk, not the page: stop at once
+            self._fatal = self._fatal or exc  # the URL stays unfinished: --resume fetches it
+            self.options.stop.set()
         except Exception as exc:  # a bug must not end the crawl: record it against the URL
             log.exception("unexpected error on %s", claimed.url)
             self._finish(claimed.url, "extract-error", f"internal error: {exc!r}"[:300])
