@@ -83,6 +83,8 @@ class CrawlOptions:
             document lost from the index comes back.
         on_change: called as ``(action, doc_id)`` for each planned index change, action
             ``add`` (new), ``update`` (indexed before) or ``delete``.
+        follow_links: queue the outlinks of fetched pages (False: only what is queued
+            already is fetched, as the re-send path of ``reindex --repair`` wants).
     """
 
     out: Path | None = None
@@ -92,6 +94,7 @@ class CrawlOptions:
     present: frozenset[str] | None = None
     defer_deletes: bool = False
     on_change: Callable[[str, str], None] | None = None
+    follow_links: bool = True
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -468,7 +471,7 @@ class Crawler:
             self._finish(url, outcome, page.error)
             return
         doc = page.extracted
-        if "nofollow" not in doc.robots and not _robots_header(fetched, "nofollow"):
+        if self.options.follow_links and not _nofollow(doc.robots, fetched):
             self._enqueue(doc.outlinks[: self.settings.crawl.max_links_per_page], claimed.depth + 1)
         noindex = "noindex" in doc.robots or _robots_header(fetched, "noindex")
         if noindex and self.settings.crawl.obey_noindex:
@@ -583,6 +586,10 @@ class Crawler:
         if not from_seed and not self.scope.allows(url):
             return "outside the crawl's hosts or patterns"
         return ""
+
+
+def _nofollow(robots: frozenset[str], fetched: FetchResult) -> bool:
+    return "nofollow" in robots or _robots_header(fetched, "nofollow")
 
 
 def _robots_header(fetched: FetchResult, directive: str) -> bool:
