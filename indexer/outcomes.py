@@ -61,6 +61,7 @@ class Outcome(StrEnum):
     WRONG_TYPE = "wrong-type"
     TIMEOUT = "timeout"
     CONNECTION_ERROR = "connection-error"
+    HOST_FAILING = "host-failing"
     RETRIES_EXHAUSTED = "retries-exhausted"
     RETRY_AFTER_TOO_LONG = "retry-after-too-long"
     REDIRECT_ERROR = "redirect-error"
@@ -130,6 +131,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.TIMEOUT: OutcomeInfo(_N, _KEEP, "connect or total timeout, every attempt"),
     Outcome.CONNECTION_ERROR: OutcomeInfo(
         _N, _KEEP, "connection refused, reset or broken response"
+    ),
+    Outcome.HOST_FAILING: OutcomeInfo(
+        _N, _KEEP, "its host kept timing out or failing to connect (fetch.host_failure_limit)"
     ),
     Outcome.RETRIES_EXHAUSTED: OutcomeInfo(
         _F, _KEEP, "still failing after fetch.max_attempts attempts"

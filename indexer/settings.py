@@ -98,6 +98,18 @@ class FetchSettings(_Section):
         ("text/html", "application/xhtml+xml"), description="Media types fetched for indexing."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
+    timeout_attempts: int = Field(
+        2, ge=1, description="Attempts per URL when each one timed out (at most max_attempts)."
+    )
+    host_failure_limit: int = Field(
+        10,
+        ge=0,
+        description="Requests of the host's last host_failure_window that timed out or failed "
+        "to connect, at which its remaining URLs end host-failing (0: never).",
+    )
+    host_failure_window: int = Field(
+        20, ge=1, description="Recent requests per host counted by host_failure_limit."
+    )
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
     backoff_max: float = Field(60.0, ge=0, description="Longest computed backoff (s).")
     retry_after_cap: float = Field(300.0, ge=0, description="Longest Retry-After honoured (s).")

@@ -26,12 +26,16 @@ class RetryPolicy:
         backoff_base: first backoff (s); doubles each attempt, plus up to 1x jitter.
         backoff_max: longest computed backoff (s).
         retry_after_cap: longest Retry-After honoured (s).
+        timeout_attempts: attempts when the failure is a timeout (a request that used its
+            whole deadline is retried at most once by default: a hung server costs a URL
+            two deadlines, not ``max_attempts``).
     """
 
     max_attempts: int = 3
     backoff_base: float = 1.0
     backoff_max: float = 60.0
     retry_after_cap: float = 300.0
+    timeout_attempts: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,17 +53,21 @@ class Decision:
     outcome: str = ""
 
 
-def decide(attempt: int, retry_after: float | None, policy: RetryPolicy) -> Decision:
+def decide(
+    attempt: int, retry_after: float | None, policy: RetryPolicy, *, timed_out: bool = False
+) -> Decision:
     """Decide on a retryable failure.
 
     Args:
         attempt: attempts made so far, this failed one included (1 after the first).
         retry_after: seconds the server asked for, or None.
         policy: the limits.
+        timed_out: the failure was a timeout (``policy.timeout_attempts`` applies).
     """
     if retry_after is not None and retry_after > policy.retry_after_cap:
         return Decision(None, "retry-after-too-long")
-    if attempt >= policy.max_attempts:
+    limit = min(policy.max_attempts, policy.timeout_attempts) if timed_out else policy.max_attempts
+    if attempt >= limit:
         # with a single attempt allowed nothing was retried: the failure is the outcome
         return Decision(None, "retries-exhausted" if attempt > 1 else "")
     if retry_after is not None:

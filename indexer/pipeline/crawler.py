@@ -29,6 +29,7 @@ from pathlib import Path
 
 from indexer.crawl.fetch import Fetcher, Validators, build_session
 from indexer.crawl.frontier import Claimed, Frontier
+from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
@@ -160,6 +161,10 @@ class Crawler:
             settings.fetch.backoff_base,
             settings.fetch.backoff_max,
             settings.fetch.retry_after_cap,
+            settings.fetch.timeout_attempts,
+        )
+        self.host_failures = HostFailures(
+            settings.fetch.host_failure_limit, settings.fetch.host_failure_window
         )
         self._tasks: set[asyncio.Task[None]] = set()
         self._hosts: set[str] = set()
@@ -368,6 +373,9 @@ class Crawler:
         self, claimed: Claimed, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
     ) -> None:
         url, host = claimed.url, claimed.host
+        if self.host_failures.failing(host):
+            self._finish(url, "host-failing", self.host_failures.reason(host))
+            return
         if not await self._robots_allow(claimed, robots):
             return
         try:
@@ -379,13 +387,16 @@ class Crawler:
             )
         except RetryableFetchError as exc:
             self.stats.fetched += 1
+            self._observe(host, exc.outcome)
             self._retry(claimed, exc)
             return
         except FetchError as exc:
             self.stats.fetched += 1
+            self._observe(host, None)
             self._failed(claimed, exc)
             return
         self.stats.fetched += 1
+        self._observe(host, None)
         fetched = dataclasses.replace(fetched, depth=claimed.depth)
         if fetched.status == 304:
             self._finish(url, "not-modified", "", reached=True)
@@ -449,13 +460,28 @@ class Crawler:
             self.politeness.slow_down(
                 claimed.host, min(exc.retry_after, self.settings.fetch.retry_after_cap)
             )
-        decision = decide(claimed.attempts + 1, exc.retry_after, self.policy)
+        decision = decide(
+            claimed.attempts + 1, exc.retry_after, self.policy, timed_out=exc.outcome == "timeout"
+        )
+        if self.host_failures.failing(claimed.host):
+            self._finish(claimed.url, "host-failing", self.host_failures.reason(claimed.host))
+            return
         if decision.delay is None:
             outcome = decision.outcome or exc.outcome  # no retry allowed: the failure itself
             self._finish(claimed.url, outcome, f"{exc.outcome}: {exc.reason}")
             return
         self.stats.retries[exc.outcome] += 1
         self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
+
+    def _observe(self, host: str, outcome: str | None) -> None:
+        """Count one request of ``host``; end its queued URLs when it has become failing."""
+        if self.host_failures.observe(host, outcome):
+            reason = self.host_failures.reason(host)
+            ended = self.frontier.finish_queued("host-failing", reason, host)
+            self.stats.record_many("host-failing", reason, ended)
+            log.warning(
+                "%s: giving up on the host: %s; %d URLs end host-failing", host, reason, ended
+            )
 
     def _failed(self, claimed: Claimed, exc: FetchError) -> None:
         self._finish(claimed.url, exc.outcome, exc.reason)
