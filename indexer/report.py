@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from indexer.index.xmlchars import clean_text
 from indexer.outcomes import HTTP_DESCRIPTION, TABLE, is_failure, is_known
 
 #: Every outcome with its description, for listings (``http-<code>`` stands for any code).
@@ -41,6 +42,8 @@ class RunStats:
         retries: retries scheduled per reason.
         fetched: HTTP fetches made (attempts included).
         indexed: documents acknowledged by Solr (or written to --out).
+        pending: changes left in the outbox for the next run.
+        removed_chars: characters outside XML 1.0 ``Char`` removed from written documents.
     """
 
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -49,6 +52,7 @@ class RunStats:
     fetched: int = 0
     indexed: int = 0
     pending: int = 0
+    removed_chars: int = 0
     started: float = field(default_factory=time.monotonic)
 
     def record(self, outcome: str, reason: str = "") -> None:
@@ -78,12 +82,13 @@ class RunStats:
             "fetched": self.fetched,
             "indexed": self.indexed,
             "pending_in_outbox": self.pending,
+            "removed_characters": self.removed_chars,
             "skipped": sum(skipped.values()),
             "failed": sum(failed.values()),
             "outcomes": dict(sorted(self.outcomes.items())),
             "retries": dict(sorted(self.retries.items())),
             "reasons": [
-                {"outcome": o, "reason": r, "count": n}
+                {"outcome": o, "reason": clean_text(r)[0], "count": n}
                 for (o, r), n in sorted(self.reasons.items())
             ],
             "seconds": round(time.monotonic() - self.started, 3),
@@ -97,6 +102,11 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"skipped {summary['skipped']}, failed {summary['failed']} "
         f"in {summary['seconds']:.1f} s"
     ]
+    if summary.get("removed_characters"):
+        lines.append(
+            f"removed {summary['removed_characters']} characters not allowed in XML 1.0 "
+            "(control characters, lone surrogates, U+FFFE/U+FFFF)"
+        )
     for item in summary["reasons"][:30]:
         lines.append(f"  {item['outcome']:<22} {item['count']:>6}  {item['reason']}")
     return "\n".join(lines)
@@ -125,5 +135,7 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
 
 
 def format_url_line(url: str, outcome: str, reason: str) -> str:
-    """``URL<TAB>outcome<TAB>reason``; tabs and line breaks in the fields become spaces."""
-    return "\t".join(" ".join(f.split()) if f else "" for f in (url, outcome, reason))
+    """``URL<TAB>outcome<TAB>reason``; tabs and line breaks in the fields become spaces,
+    characters outside XML 1.0 ``Char`` are removed."""
+    fields = (clean_text(f)[0] for f in (url, outcome, reason))
+    return "\t".join(" ".join(f.split()) if f else "" for f in fields)

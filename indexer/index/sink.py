@@ -20,6 +20,7 @@ from indexer.index.outbox import Outbox
 from indexer.index.outfile import OutFile
 from indexer.index.stage import IndexStage
 from indexer.index.writer import SolrWriter
+from indexer.index.xmlchars import clean_value
 from indexer.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,9 @@ class DocumentSink:
         on_indexed: number of documents Solr acknowledged (or written to ``out`` alone).
         on_change: ``(action, doc_id)`` for each change, action ``add``, ``update``, ``delete``.
         defer_deletes: collect deletions in :attr:`deferred_deletes` instead of sending them.
+
+    Attributes:
+        removed_chars: characters outside XML 1.0 ``Char`` removed from what was written.
     """
 
     def __init__(
@@ -64,6 +68,7 @@ class DocumentSink:
         self._defer = defer_deletes
         self.deferred_deletes: list[str] = []
         self.pending = 0
+        self.removed_chars = 0
         self._out: OutFile | None = None
         self._outbox: Outbox | None = None
         self._index: IndexStage | None = None
@@ -129,7 +134,14 @@ class DocumentSink:
                 await asyncio.sleep(0.2)
 
     def add(self, doc: dict[str, Any], text: str, *, update: bool) -> None:
-        """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before."""
+        """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before.
+
+        Characters outside XML 1.0 ``Char`` are removed from every field and from ``text``
+        first (:mod:`indexer.index.xmlchars`), counted in :attr:`removed_chars`.
+        """
+        doc, removed = clean_value(doc)
+        text, removed_text = clean_value(text)
+        self.removed_chars += removed + removed_text
         if self._on_change is not None:
             self._on_change("update" if update else "add", doc["id"])
         if self._out is not None:

@@ -224,6 +224,7 @@ class Crawler:
         finally:
             await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
+            self.stats.removed_chars = self.sink.removed_chars
         if self._fatal is not None:  # a state or --out file could not be written
             raise self._fatal
         return self.stats
