@@ -44,6 +44,9 @@ class RunStats:
         indexed: documents acknowledged by Solr (or written to --out).
         pending: changes left in the outbox for the next run.
         removed_chars: characters outside XML 1.0 ``Char`` removed from written documents.
+        links_truncated: links dropped past ``crawl.max_links_per_page``, all pages together.
+        truncated_pages: ``{url: links found}`` of the pages that had too many (at most
+            :data:`MAX_REASONS` pages are named).
     """
 
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -53,6 +56,8 @@ class RunStats:
     indexed: int = 0
     pending: int = 0
     removed_chars: int = 0
+    links_truncated: int = 0
+    truncated_pages: dict[str, int] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
 
     def record(self, outcome: str, reason: str = "") -> None:
@@ -74,6 +79,12 @@ class RunStats:
             self.outcomes[outcome] += count
             self.reasons[(outcome, reason[:200])] += count
 
+    def truncated(self, url: str, found: int, kept: int) -> None:
+        """Count a page whose ``found`` links were cut to ``kept``."""
+        self.links_truncated += found - kept
+        if len(self.truncated_pages) < MAX_REASONS:
+            self.truncated_pages[url] = found
+
     def summary(self) -> dict[str, Any]:
         """The closing summary as a JSON-ready dict."""
         failed = {k: v for k, v in self.outcomes.items() if is_failure(k)}
@@ -83,6 +94,10 @@ class RunStats:
             "indexed": self.indexed,
             "pending_in_outbox": self.pending,
             "removed_characters": self.removed_chars,
+            "links_truncated": self.links_truncated,
+            "links_truncated_pages": [
+                {"url": url, "links": n} for url, n in sorted(self.truncated_pages.items())
+            ],
             "skipped": sum(skipped.values()),
             "failed": sum(failed.values()),
             "outcomes": dict(sorted(self.outcomes.items())),
@@ -106,6 +121,12 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(
             f"removed {summary['removed_characters']} characters not allowed in XML 1.0 "
             "(control characters, lone surrogates, U+FFFE/U+FFFF)"
+        )
+    if summary.get("links_truncated"):
+        pages = summary["links_truncated_pages"]
+        lines.append(
+            f"links_truncated {summary['links_truncated']} on {len(pages)} page(s) "
+            f"(crawl.max_links_per_page), e.g. {pages[0]['url']}"
         )
     for item in summary["reasons"][:30]:
         lines.append(f"  {item['outcome']:<22} {item['count']:>6}  {item['reason']}")

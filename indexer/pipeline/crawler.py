@@ -499,7 +499,7 @@ class Crawler:
             return
         doc = page.extracted
         if self.options.follow_links and not _nofollow(doc.robots, fetched):
-            self._enqueue(doc.outlinks[: self.settings.crawl.max_links_per_page], claimed.depth + 1)
+            self._enqueue(self._links(url, doc.outlinks), claimed.depth + 1)
         noindex = "noindex" in doc.robots or _robots_header(fetched, "noindex")
         if noindex and self.settings.crawl.obey_noindex:
             self._finish(url, "noindex", "meta robots or X-Robots-Tag noindex")
@@ -554,6 +554,19 @@ class Crawler:
             content_hash=digest,
             **validators,
         )
+
+    def _links(self, url: str, links: list[str]) -> list[str]:
+        """The page's first ``crawl.max_links_per_page`` links; the rest are counted."""
+        limit = self.settings.crawl.max_links_per_page
+        if len(links) > limit:
+            self.stats.truncated(url, len(links), limit)
+            log.debug(
+                "%s: %d links, only the first %d taken (crawl.max_links_per_page)",
+                url,
+                len(links),
+                limit,
+            )
+        return links[:limit]
 
     def _canonical_elsewhere(self, fetched: FetchResult, canonical: str | None, depth: int) -> bool:
         if not canonical:
