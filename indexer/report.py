@@ -47,6 +47,8 @@ class RunStats:
         links_truncated: links dropped past ``crawl.max_links_per_page``, all pages together.
         truncated_pages: ``{url: links found}`` of the pages that had too many (at most
             :data:`MAX_REASONS` pages are named).
+        waiting: ``{host: epoch seconds}`` of hosts held by a Retry-After right now
+            (for progress displays).
     """
 
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -58,6 +60,7 @@ class RunStats:
     removed_chars: int = 0
     links_truncated: int = 0
     truncated_pages: dict[str, int] = field(default_factory=dict)
+    waiting: dict[str, float] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
 
     def record(self, outcome: str, reason: str = "") -> None:

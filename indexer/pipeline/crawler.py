@@ -285,6 +285,7 @@ class Crawler:
             if not self._tasks and wait is None:
                 break
             if time.monotonic() - last_progress >= 1.0 and self.options.on_progress:
+                self.stats.waiting = self.politeness.held()
                 self.options.on_progress(self.stats, self.frontier.queued_count())
                 last_progress = time.monotonic()
             timeout = 1.0 if wait is None else min(max(wait, 0.005), 1.0)
