@@ -38,6 +38,7 @@ from typing import Any
 import requests
 
 from indexer.errors import SolrLaunchError
+from indexer.solr import runtime
 
 log = logging.getLogger(__name__)
 
@@ -308,6 +309,8 @@ def _spawn(
         )
     _children[proc.pid] = proc
     pid_file(port, solr_home).write_text(f"{proc.pid}\n", encoding="ascii")
+    with contextlib.suppress(OSError):  # stop --port without --solr-home finds it here
+        runtime.record(port, proc.pid, solr_home)
     return proc
 
 
@@ -411,6 +414,27 @@ def _forget(port: int, solr_home: Path, pid: int | None) -> None:
     pid_file(port, solr_home).unlink(missing_ok=True)
     if pid is not None:
         _children.pop(pid, None)
+        with contextlib.suppress(OSError):
+            runtime.forget(port, pid)
+
+
+def recorded_home(port: int) -> Path | None:
+    """The Solr home of the live Solr of ours that the runtime record names for ``port``.
+
+    A record of a process that is gone (or no longer our launcher) is dropped.
+    """
+    try:
+        found = runtime.lookup(port)
+    except OSError:
+        return None
+    if found is None:
+        return None
+    pid, home = found
+    if _alive(pid) and _recorded_pid(port, home) == pid:
+        return home
+    with contextlib.suppress(OSError):
+        runtime.forget(port, pid)
+    return None
 
 
 def _recorded_pid(port: int, solr_home: Path) -> int | None:
