@@ -270,6 +270,12 @@ def _read_toml(path: Path) -> dict[str, Any]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError("--config", f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:  # TOML v1.0.0: "A TOML file must be a valid UTF-8"
+        raise ConfigError(
+            "--config",
+            f"{path} is not UTF-8 (byte {exc.start}); TOML files must be UTF-8: "
+            "convert it, e.g. iconv -f SHIFT_JIS -t UTF-8",
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError("--config", f"{path} is not valid TOML: {exc}") from None
     flat: dict[str, Any] = {}
