@@ -64,11 +64,22 @@ class RetryableFetchError(FetchError):
 
     Args:
         retry_after: seconds the server asked us to wait (``Retry-After``), or None.
+        unreachable: the host did not answer at all: the request timed out or the
+            connection could not be made (counted by ``fetch.host_failure_limit``).
     """
 
-    def __init__(self, url: str, outcome: str, reason: str, retry_after: float | None = None):
+    def __init__(
+        self,
+        url: str,
+        outcome: str,
+        reason: str,
+        retry_after: float | None = None,
+        *,
+        unreachable: bool = False,
+    ):
         super().__init__(url, outcome, reason)
         self.retry_after = retry_after
+        self.unreachable = unreachable
 
 
 class PermanentFetchError(FetchError):

@@ -50,6 +50,7 @@ class Outcome(StrEnum):
     INDEXED = "indexed"
     NOT_MODIFIED = "not-modified"
     UNCHANGED = "unchanged"
+    REDIRECTED = "redirected"
     ROBOTS_DISALLOWED = "robots-disallowed"
     ROBOTS_UNAVAILABLE = "robots-unavailable"
     OUT_OF_SCOPE = "out-of-scope"
@@ -106,6 +107,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     ),
     Outcome.UNCHANGED: OutcomeInfo(
         _R, _KEEP, "fetched again, main content hash unchanged; not re-indexed"
+    ),
+    Outcome.REDIRECTED: OutcomeInfo(
+        _R, _KEEP, "redirects to a URL in scope, which is indexed under its own URL"
     ),
     Outcome.ROBOTS_DISALLOWED: OutcomeInfo(_S, _GRACE, "robots.txt (RFC 9309) disallows the URL"),
     Outcome.ROBOTS_UNAVAILABLE: OutcomeInfo(

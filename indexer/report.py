@@ -8,12 +8,19 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from indexer.index.xmlchars import clean_text
-from indexer.outcomes import HTTP_DESCRIPTION, TABLE, is_failure, is_known
+from indexer.outcomes import (
+    HTTP_DESCRIPTION,
+    TABLE,
+    OutcomeClass,
+    classify,
+    is_failure,
+    is_known,
+)
 
 #: Every outcome with its description, for listings (``http-<code>`` stands for any code).
 OUTCOMES: dict[str, str] = {
@@ -89,20 +96,24 @@ class RunStats:
             self.truncated_pages[url] = found
 
     def summary(self) -> dict[str, Any]:
-        """The closing summary as a JSON-ready dict."""
-        failed = {k: v for k, v in self.outcomes.items() if is_failure(k)}
-        skipped = {k: v for k, v in self.outcomes.items() if k not in failed and k != "indexed"}
+        """The closing summary as a JSON-ready dict.
+
+        ``indexed`` and the class totals (``reached``, ``skipped``, ``failed``) count URLs by
+        outcome exactly as ``indexer report`` does (:func:`class_totals`); ``acknowledged``
+        counts documents Solr acknowledged (or written to ``--out``), which also includes
+        changes left in the outbox by an earlier run.
+        """
         return {
             "fetched": self.fetched,
-            "indexed": self.indexed,
+            "indexed": self.outcomes.get("indexed", 0),
+            "acknowledged": self.indexed,
+            **class_totals(self.outcomes),
             "pending_in_outbox": self.pending,
             "removed_characters": self.removed_chars,
             "links_truncated": self.links_truncated,
             "links_truncated_pages": [
                 {"url": url, "links": n} for url, n in sorted(self.truncated_pages.items())
             ],
-            "skipped": sum(skipped.values()),
-            "failed": sum(failed.values()),
             "outcomes": dict(sorted(self.outcomes.items())),
             "retries": dict(sorted(self.retries.items())),
             "reasons": [
@@ -116,10 +127,10 @@ class RunStats:
 def format_summary(summary: dict[str, Any]) -> str:
     """Human-readable closing lines for a summary from :meth:`RunStats.summary`."""
     lines = [
-        f"fetched {summary['fetched']}, indexed {summary['indexed']}, "
-        f"skipped {summary['skipped']}, failed {summary['failed']} "
-        f"in {summary['seconds']:.1f} s"
+        f"fetched {summary['fetched']}, {format_totals(summary)} in {summary['seconds']:.1f} s"
     ]
+    if summary["acknowledged"] != summary["indexed"]:
+        lines.append(f"documents acknowledged by the index: {summary['acknowledged']}")
     if summary.get("removed_characters"):
         lines.append(
             f"removed {summary['removed_characters']} characters not allowed in XML 1.0 "
@@ -136,6 +147,37 @@ def format_summary(summary: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+#: States of URLs without an outcome yet, as ``indexer report`` shows them.
+PENDING_STATES = ("queued", "fetching")
+
+
+def class_totals(counts: Mapping[str, int]) -> dict[str, int]:
+    """URL counts by the classes of :mod:`indexer.outcomes`, in the words both the closing
+    summary and ``indexer report`` use: ``reached`` (indexed, not-modified, unchanged,
+    redirected), ``skipped``, ``failed`` (failure, gone, network) and ``pending`` (queued
+    or fetching: only a report during a crawl has them)."""
+    totals = {"reached": 0, "skipped": 0, "failed": 0, "pending": 0}
+    for outcome, n in counts.items():
+        if outcome in PENDING_STATES:
+            totals["pending"] += n
+        elif is_failure(outcome):
+            totals["failed"] += n
+        elif classify(outcome) == OutcomeClass.REACHED:
+            totals["reached"] += n
+        else:
+            totals["skipped"] += n
+    return totals
+
+
+def format_totals(totals: Mapping[str, Any]) -> str:
+    """``indexed 3 (reached 4), skipped 0, failed 1`` (``, pending N`` when any)."""
+    line = (
+        f"indexed {totals['indexed']} (reached {totals['reached']}), "
+        f"skipped {totals['skipped']}, failed {totals['failed']}"
+    )
+    return line + (f", pending {totals['pending']}" if totals.get("pending") else "")
+
+
 def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
     """The ``indexer report`` table from ``(host, outcome, count)`` rows.
 
@@ -150,6 +192,7 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
     lines = [f"{'outcome':<24} {'urls':>8}"]
     lines += [f"{o:<24} {n:>8}" for o, n in by_outcome.most_common()]
     lines.append(f"{'total':<24} {sum(by_outcome.values()):>8}")
+    lines.append(format_totals({"indexed": by_outcome["indexed"], **class_totals(by_outcome)}))
     lines.append("")
     lines.append(f"{'host':<32} {'urls':>8}  outcomes")
     for host, counts in sorted(by_host.items(), key=lambda kv: (-kv[1].total(), kv[0])):

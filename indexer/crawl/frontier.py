@@ -302,12 +302,13 @@ class Frontier:
         ).fetchone()
         return row is not None
 
-    def record_reached(self, url: str, host: str, depth: int, reason: str) -> None:
+    def record_reached(self, url: str, host: str, depth: int, reason: str) -> bool:
         """Record ``url`` as indexed in this run, reached by a redirect from another URL.
 
         A copy of it still queued in this run is settled too, so it is not fetched again.
+        Returns False when the URL had already ended in this run (nothing changed).
         """
-        self._db.execute(
+        cur = self._db.execute(
             "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
             "ON CONFLICT(url) DO UPDATE SET state='done', outcome='indexed', "
@@ -315,6 +316,7 @@ class Frontier:
             "WHERE urls.run < excluded.run OR urls.state='queued'",
             (url, host, depth, self.run, reason, self.run, self.run, time.time()),
         )
+        return cur.rowcount > 0
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
         """Give every URL still queued (of ``host``, or all) a final outcome; returns how many."""

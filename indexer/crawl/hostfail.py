@@ -8,15 +8,15 @@ URLs end with outcome ``host-failing`` (class network, documents kept, retried o
 run). This is the rule of Apache Nutch's ``fetcher.max.exceptions.per.queue``, counted
 over a sliding window so that a few slow pages in a long healthy crawl never trip it.
 
-Any HTTP answer, a 500 or a 404 included, counts as the host answering.
+Any HTTP answer, a 500 or a 404 included, counts as the host answering, and so does a
+broken response or a reset after the connection was made (the host is there; the page is
+bad): only timeouts and connections that could not be made count
+(:attr:`indexer.errors.RetryableFetchError.unreachable`).
 """
 
 from __future__ import annotations
 
 from collections import deque
-
-#: Fetch outcomes that count as the host not answering.
-NOT_ANSWERING = frozenset({"timeout", "connection-error"})
 
 
 class HostFailures:
@@ -34,18 +34,17 @@ class HostFailures:
         self._results: dict[str, deque[bool]] = {}
         self._failing: set[str] = set()
 
-    def observe(self, host: str, outcome: str | None) -> bool:
+    def observe(self, host: str, unreachable: bool) -> bool:
         """Record one request's result; returns True when the host has just become failing.
 
         Args:
             host: ``host[:port]``.
-            outcome: the failed request's outcome (``timeout``, ``connection-error``, …),
-                or None when the host answered.
+            unreachable: the request timed out or could not connect.
         """
         if self._limit <= 0 or host in self._failing:
             return False
         results = self._results.setdefault(host, deque(maxlen=self._window))
-        results.append(outcome in NOT_ANSWERING)
+        results.append(unreachable)
         if sum(results) >= self._limit:
             self._failing.add(host)
             return True

@@ -389,16 +389,16 @@ class Crawler:
             )
         except RetryableFetchError as exc:
             self.stats.fetched += 1
-            self._observe(host, exc.outcome)
+            self._observe(host, exc.unreachable)
             self._retry(claimed, exc)
             return
         except FetchError as exc:
             self.stats.fetched += 1
-            self._observe(host, None)
+            self._observe(host, False)
             self._failed(claimed, exc)
             return
         self.stats.fetched += 1
-        self._observe(host, None)
+        self._observe(host, False)
         fetched = dataclasses.replace(fetched, depth=claimed.depth)
         if fetched.status == 304:
             self._finish(url, "not-modified", "", reached=True)
@@ -475,9 +475,9 @@ class Crawler:
         self.stats.retries[exc.outcome] += 1
         self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
 
-    def _observe(self, host: str, outcome: str | None) -> None:
+    def _observe(self, host: str, unreachable: bool) -> None:
         """Count one request of ``host``; end its queued URLs when it has become failing."""
-        if self.host_failures.observe(host, outcome):
+        if self.host_failures.observe(host, unreachable):
             reason = self.host_failures.reason(host)
             ended = self.frontier.finish_queued("host-failing", reason, host)
             self.stats.record_many("host-failing", reason, ended)
@@ -537,20 +537,20 @@ class Crawler:
                 reason = f"redirects to {fetched.final_url}, already indexed in this run"
                 self._finish(url, "duplicate", reason)
                 return
-            self.frontier.record_reached(
-                fetched.final_url,
-                host_of(fetched.final_url),
-                claimed.depth,
-                f"reached by redirect from {url}",
-            )
+            reason = f"reached by redirect from {url}"
+            if self.frontier.record_reached(
+                fetched.final_url, host_of(fetched.final_url), claimed.depth, reason
+            ):
+                self.stats.record("indexed", reason)  # counted as the report counts it
         solr_doc = build_document(fetched, page.decoded, doc, run=self.frontier.run, digest=digest)
         self.sink.add(
             solr_doc, doc.text, update=claimed.content_hash is not None and self._in_index(url)
         )
+        redirected = fetched.final_url != url  # the source: "redirected", the target indexed
         self._finish(
             url,
-            "indexed",
-            "" if fetched.final_url == url else f"redirected to {fetched.final_url}",
+            "redirected" if redirected else "indexed",
+            f"redirected to {fetched.final_url}" if redirected else "",
             reached=True,
             content_hash=digest,
             **validators,
