@@ -88,3 +88,10 @@ def test_repair_after_a_truncated_outbox(solr_core: tuple[str, str], tmp_path: P
         assert again.returncode == 0 and "re-sent 0 of 0" in again.stderr, again.stderr
         resumed = _indexer("crawl", "--resume", *common)
         assert resumed.returncode == 0, resumed.stderr
+        for side in ("", "-wal", "-shm"):  # an outbox deleted by hand: its changes are lost
+            (data / f"outbox.sqlite3{side}").unlink(missing_ok=True)
+        gone = _indexer("crawl", "--resume", *common)
+        assert gone.returncode == 2 and "outbox.sqlite3: missing" in gone.stderr, gone.stderr
+        assert "reindex --repair" in gone.stderr
+        assert _indexer("reindex", "--repair", *common).returncode == 0
+        assert (data / "outbox.sqlite3").exists()

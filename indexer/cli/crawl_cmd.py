@@ -15,7 +15,7 @@ from indexer.cli.common import add_common, configure_logging, load_from_args
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier import Frontier
 from indexer.errors import ConfigError
-from indexer.index.outbox import OUTBOX
+from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats, format_summary
 
@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     use_solr = args.out is None or args.solr is not None
     with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
         frontier.data_dir.verify((OUTBOX,))
+        if use_solr:
+            claim_outbox(frontier)
         display = ProgressDisplay(enabled=not args.quiet)
         options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
         crawler = Crawler(settings, frontier, options)

@@ -184,6 +184,15 @@ class Frontier:
             (json.dumps(list(seeds)),),
         )
 
+    def meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the frontier's ``meta`` table, or None."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in the ``meta`` table."""
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
     def stored_seeds(self) -> tuple[str, ...]:
         """The seeds saved by the last crawl that had any, or ``()``."""
         row = self._db.execute("SELECT value FROM meta WHERE key='seeds'").fetchone()

@@ -13,9 +13,13 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import StateKind, open_state
+from indexer.errors import StateError
+
+if TYPE_CHECKING:
+    from indexer.crawl.frontier import Frontier
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -34,6 +38,26 @@ OUTBOX = StateKind(
     schema=_SCHEMA,
     remedy="run `indexer reindex --repair` (recreates the outbox and re-sends what Solr lacks)",
 )
+
+
+#: The frontier's ``meta`` key telling that a crawl of its data directory used an outbox.
+OUTBOX_USED = "outbox"
+
+
+def claim_outbox(frontier: Frontier) -> None:
+    """Before a crawl that sends to Solr: check that the outbox is there if one was used.
+
+    A missing outbox of a data directory whose crawls used one has lost the changes it
+    held; it is refused like a broken one, naming ``indexer reindex --repair``. Then the
+    frontier remembers that this data directory uses an outbox.
+
+    Raises:
+        StateError: the outbox was used before and is missing now.
+    """
+    path = frontier.data_dir.outbox
+    if frontier.meta(OUTBOX_USED) and not path.exists():
+        raise StateError(path, f"missing, though earlier crawls used it; {OUTBOX.remedy}")
+    frontier.set_meta(OUTBOX_USED, "1")
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from pathlib import Path
 from indexer.crawl.datadir import DataDir, StateKind, backup, open_state
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of
-from indexer.index.outbox import OUTBOX
+from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats
@@ -131,6 +131,7 @@ async def reindex(
     with Frontier(data_dir, create=False) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if not dry_run:
+            claim_outbox(frontier)
             return await _run(settings, frontier, data_dir, force, False, on_change)
         with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
             frontier.copy_to(Path(tmp))

@@ -22,7 +22,7 @@ from pathlib import Path
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of
 from indexer.errors import StateError
-from indexer.index.outbox import OUTBOX
+from indexer.index.outbox import OUTBOX, OUTBOX_USED, Outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats
 from indexer.settings import Settings
@@ -154,6 +154,8 @@ async def repair(settings: Settings) -> ResendResult:
         except StateError as exc:
             reason = str(exc)
             broken = frontier.data_dir.set_aside(OUTBOX)
+        Outbox(frontier.data_dir.outbox).close()  # recreated now, even with nothing to send
+        frontier.set_meta(OUTBOX_USED, "1")
         result = await resend(settings, frontier)
         result.broken_outbox, result.broken_reason = broken, reason
         return result
