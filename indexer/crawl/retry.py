@@ -14,12 +14,15 @@ from dataclasses import dataclass
 
 import tenacity
 
+from indexer.outcomes import Outcome
+from indexer.settings import FetchSettings
+
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """Retry limits, in seconds and attempts.
+    """Retry limits, in seconds and attempts (built from ``fetch.*``: :meth:`from_settings`).
 
     Attributes:
         max_attempts: attempts per URL, the first included.
@@ -31,11 +34,23 @@ class RetryPolicy:
             two deadlines, not ``max_attempts``).
     """
 
-    max_attempts: int = 3
-    backoff_base: float = 1.0
-    backoff_max: float = 60.0
-    retry_after_cap: float = 300.0
+    max_attempts: int
+    backoff_base: float
+    backoff_max: float
+    retry_after_cap: float
     timeout_attempts: int = 2
+
+    @classmethod
+    def from_settings(cls, fetch: FetchSettings) -> RetryPolicy:
+        """The policy of ``fetch.max_attempts``, ``backoff_base``, ``backoff_max``,
+        ``retry_after_cap`` and ``timeout_attempts``."""
+        return cls(
+            fetch.max_attempts,
+            fetch.backoff_base,
+            fetch.backoff_max,
+            fetch.retry_after_cap,
+            fetch.timeout_attempts,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +60,12 @@ class Decision:
     Attributes:
         delay: seconds to wait before the next attempt, or None to give up.
         outcome: the final outcome when giving up after retries (``retries-exhausted``,
-            ``retry-after-too-long``), else ``""`` (when giving up at the first attempt,
+            ``retry-after-too-long``), else None (when giving up at the first attempt,
             the caller records the failure itself: ``timeout``, ``http-503``, …).
     """
 
     delay: float | None
-    outcome: str = ""
+    outcome: Outcome | None = None
 
 
 def decide(
@@ -65,11 +80,11 @@ def decide(
         timed_out: the failure was a timeout (``policy.timeout_attempts`` applies).
     """
     if retry_after is not None and retry_after > policy.retry_after_cap:
-        return Decision(None, "retry-after-too-long")
+        return Decision(None, Outcome.RETRY_AFTER_TOO_LONG)
     limit = min(policy.max_attempts, policy.timeout_attempts) if timed_out else policy.max_attempts
     if attempt >= limit:
         # with a single attempt allowed nothing was retried: the failure is the outcome
-        return Decision(None, "retries-exhausted" if attempt > 1 else "")
+        return Decision(None, Outcome.RETRIES_EXHAUSTED if attempt > 1 else None)
     if retry_after is not None:
         return Decision(max(0.0, retry_after))
     return Decision(_backoff(attempt, policy))

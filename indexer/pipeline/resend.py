@@ -24,6 +24,7 @@ from indexer.crawl.urls import host_of
 from indexer.errors import StateError
 from indexer.index.outbox import OUTBOX, OUTBOX_USED, Outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings
 from indexer.solr.search import host_documents
@@ -123,9 +124,7 @@ async def resend(settings: Settings, frontier: Frontier) -> ResendResult:
     sent: list[str] = []
     options = CrawlOptions(
         use_solr=True,
-        present=frozenset(in_solr) - frozenset(stale),
-        skip_unchanged=True,
-        defer_deletes=True,
+        reindex=ReindexPolicy(present=frozenset(in_solr) - frozenset(stale)),
         follow_links=False,
         on_change=lambda action, doc_id: sent.append(doc_id) if action != "delete" else None,
     )
