@@ -3,27 +3,39 @@ line naming the file, exit 2, and never runs an empty crawl."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from indexer.cli import main
 from tests.faultserver import FaultServer, html
 
 DEAD = "http://127.0.0.1:9"  # the discard port: nothing listens, nothing is asked
 
 
-def _indexer(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "indexer", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
-    )
+@dataclass
+class Result:
+    returncode: int
+    stderr: str
+
+
+def _indexer(cwd: Path, *args: str) -> Result:
+    """Run the CLI in this process (as ``indexer ARGS`` in ``cwd``), capturing stderr."""
+    err = io.StringIO()
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(old)
+    return Result(code, err.getvalue())
 
 
 def _commands(data: Path) -> dict[str, list[str]]:
@@ -45,7 +57,12 @@ def crawled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with FaultServer() as srv:
         srv.page("/", html("Home", "Welcome home. " * 20, links=["/a"]))
         srv.page("/a", html("A", "The a page. " * 20))
-        proc = _indexer(root, "crawl", srv.url("/"), "--out", "o.jsonl", "--data-dir", "data")
+        proc = subprocess.run(
+            [sys.executable, "-m", "indexer", "crawl", srv.url("/"), "--out", "o.jsonl",
+             "--data-dir", "data"],
+            capture_output=True, text=True, timeout=120, cwd=root,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     return root / "data"
 

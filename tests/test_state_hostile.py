@@ -19,7 +19,7 @@ from pathlib import Path
 from tests.faultserver import FaultServer, Reply, html, never_finished_headers, reset, trickle
 
 ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT = 4.0  # seconds per request; the 10 s scales every figure by 2.5
+TIMEOUT = 3.0  # seconds per request; the 10 s scales every bound by 10/3
 NORMAL = [f"/page/{i}" for i in range(10)]
 CHAIN = 15  # hops per redirect chain: more than fetch.max_redirects (10)
 
