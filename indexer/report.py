@@ -6,6 +6,7 @@ reason; :data:`OUTCOMES` lists them for the command line.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -122,6 +123,46 @@ class RunStats:
             ],
             "seconds": round(time.monotonic() - self.started, 3),
         }
+
+
+#: The frontier's ``meta`` key holding the last run's notes (:func:`run_notes`).
+RUN_NOTES = "run_notes"
+
+#: Pages named in the stored notes (the summary JSON names up to :data:`MAX_REASONS`).
+NOTES_PAGES = 100
+
+
+def run_notes(summary: Mapping[str, Any]) -> str:
+    """The run's counters that ``indexer report`` shows beside the outcomes, as JSON:
+    ``links_truncated`` with the first :data:`NOTES_PAGES` pages, ``removed_characters``."""
+    return json.dumps(
+        {
+            "links_truncated": summary.get("links_truncated", 0),
+            "links_truncated_pages": summary.get("links_truncated_pages", [])[:NOTES_PAGES],
+            "removed_characters": summary.get("removed_characters", 0),
+        },
+        ensure_ascii=False,
+    )
+
+
+def format_notes(notes: str | None) -> str:
+    """Report lines for stored :func:`run_notes` (``""`` when there is nothing to say)."""
+    if not notes:
+        return ""
+    data = json.loads(notes)
+    lines = []
+    if data.get("links_truncated"):
+        lines.append(
+            f"links_truncated {data['links_truncated']} in the last run "
+            "(crawl.max_links_per_page), on:"
+        )
+        lines += [f"  {p['url']}  {p['links']} links" for p in data["links_truncated_pages"]]
+    if data.get("removed_characters"):
+        lines.append(
+            f"removed_characters {data['removed_characters']} in the last run "
+            "(not allowed in XML 1.0)"
+        )
+    return "\n".join(clean_text(line)[0] for line in lines)
 
 
 def format_summary(summary: dict[str, Any]) -> str:

@@ -33,3 +33,10 @@ def test_a_page_with_10000_links_reports_the_truncation(tmp_path: Path) -> None:
     assert data["outcomes"]["max-pages"] == 5000  # the 5,000 taken were queued
     assert f"{srv.url('/')}: 10000 links, only the first 5000 taken" in proc.stderr
     assert "links_truncated 5000 on 1 page(s)" in proc.stderr
+    report = subprocess.run(
+        [sys.executable, "-m", "indexer", "report", "--data-dir", str(tmp_path / "d")],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert "links_truncated 5000 in the last run" in report.stdout, report.stdout
+    assert f"  {srv.url('/')}  10000 links" in report.stdout

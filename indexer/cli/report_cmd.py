@@ -8,7 +8,14 @@ from typing import Any
 from indexer.cli.common import add_common, load_from_args
 from indexer.crawl.frontier import FrontierView
 from indexer.errors import ConfigError
-from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
+from indexer.report import (
+    OUTCOMES,
+    RUN_NOTES,
+    format_counts,
+    format_notes,
+    format_url_line,
+    outcome_is_known,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -42,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
                 print(format_url_line(url, outcome, reason))
         else:
             print(format_counts(view.counts()))
+            notes = format_notes(view.meta(RUN_NOTES))
+            if notes:
+                print(f"\n{notes}")
     return 0
 
 

@@ -439,6 +439,11 @@ class FrontierView:
     ) -> None:
         self.close()
 
+    def meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the ``meta`` table, or None."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
     def counts(self) -> Iterator[tuple[str, str, int]]:
         """``(host, outcome, count)`` ordered by host then outcome; URLs without an outcome
         yet count as ``queued`` (or ``fetching``)."""

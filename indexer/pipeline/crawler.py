@@ -38,7 +38,7 @@ from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.pipeline.visit import Clients, Visitor
 from indexer.pipeline.workers import page_pool, warm_up
-from indexer.report import RunStats
+from indexer.report import RUN_NOTES, RunStats, run_notes
 from indexer.settings import Settings
 from indexer.solr.search import check_target
 
@@ -134,6 +134,8 @@ class Crawler:
             await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
             self.stats.removed_chars = self.sink.removed_chars
+            if self._fatal is None:  # for `indexer report`: what the outcomes do not say
+                self.frontier.set_meta(RUN_NOTES, run_notes(self.stats.summary()))
         if self._fatal is not None:  # a state or --out file could not be written
             raise self._fatal
         return self.stats
