@@ -24,23 +24,20 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
-from typing import Annotated, Any, Literal, get_origin
+from typing import Any, Literal, get_origin
 from urllib.parse import urlsplit
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    PlainSerializer,
     SecretStr,
     ValidationError,
     field_validator,
 )
 
 from indexer.errors import ConfigError
+from indexer.settings_fields import Credentials, Headers, Regex, Selectors
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -49,51 +46,6 @@ Source = Literal["default", "file", "env", "flag"]
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _regex(value: str) -> str:
-    """A valid Python regular expression (``re`` syntax), else ValueError."""
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"invalid regular expression: {exc}") from None
-    return value
-
-
-def _freeze(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A read-only view of a table (nested tables too): frozen settings stay frozen."""
-    return MappingProxyType(
-        {k: _freeze(v) if isinstance(v, Mapping) else v for k, v in value.items()}
-    )
-
-
-def _thaw(value: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: _thaw(v) if isinstance(v, Mapping) else v for k, v in value.items()}
-
-
-def _css(value: str) -> str:
-    """A valid CSS selector (Selectors Level 3 as cssselect reads it), else ValueError."""
-    from lxml.cssselect import CSSSelector, SelectorError  # only when site rules are set
-
-    try:
-        CSSSelector(value)
-    except SelectorError as exc:
-        raise ValueError(f"bad CSS selector {value!r}: {exc}") from None
-    return value
-
-
-def _one_or_more(value: object) -> object:
-    return (value,) if isinstance(value, str) else value
-
-
-Regex = Annotated[str, AfterValidator(_regex)]
-Selectors = Annotated[
-    tuple[Annotated[str, AfterValidator(_css)], ...], BeforeValidator(_one_or_more)
-]
-Headers = Annotated[Mapping[str, str], AfterValidator(_freeze), PlainSerializer(_thaw)]
-Credentials = Annotated[
-    Mapping[str, Mapping[str, SecretStr]], AfterValidator(_freeze), PlainSerializer(_thaw)
-]
 
 
 class CrawlSettings(_Section):
@@ -157,18 +109,11 @@ class FetchSettings(_Section):
         ("text/html", "application/xhtml+xml"), description="Media types fetched for indexing."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
-    timeout_attempts: int = Field(
-        2, ge=1, description="Attempts per URL when each one timed out (at most max_attempts)."
-    )
+    timeout_attempts: int = Field(2, ge=1, description="Attempts per URL that timed out.")
     host_failure_limit: int = Field(
-        10,
-        ge=0,
-        description="Requests of the host's last host_failure_window that timed out or failed "
-        "to connect, at which its remaining URLs end host-failing (0: never).",
+        10, ge=0, description="Timeouts or failed connects in a host's window that end it."
     )
-    host_failure_window: int = Field(
-        20, ge=1, description="Recent requests per host counted by host_failure_limit."
-    )
+    host_failure_window: int = Field(20, ge=1, description="Requests counted per host.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
     backoff_max: float = Field(60.0, ge=0, description="Longest computed backoff (s).")
     retry_after_cap: float = Field(300.0, ge=0, description="Longest Retry-After honoured (s).")
@@ -220,6 +165,14 @@ class SolrSettings(_Section):
         0.25, gt=0, description="First wait after Solr failed an update; doubles (s)."
     )
     backoff_max: float = Field(8.0, gt=0, description="Longest wait between update attempts (s).")
+    configset_dir: Path = Field(
+        Path("solr-config"),
+        description="Our configset, for the local Solr and solr init / update-config "
+        "(relative paths: from the working directory).",
+    )
+    launcher_dir: Path = Field(
+        Path("solr-launcher"), description="Maven project of the local Solr launcher."
+    )
     user: str | None = Field(None, description="Basic auth user.")
     password: SecretStr | None = Field(None, description="Basic auth password.")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from indexer.cli.common import add_common, load_from_args
-from indexer.crawl.frontier import FrontierView
+from indexer.cli.options import add_common, load_from_args
+from indexer.crawl.frontier_view import FrontierView
 from indexer.errors import ConfigError
 from indexer.report import (
     OUTCOMES,

@@ -19,56 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from indexer.crawl.datadir import DataDir, StateKind, backup
+from indexer.crawl.datadir import DataDir, backup
+from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
 from indexer.errors import StateError
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS urls (
-    url TEXT PRIMARY KEY,
-    host TEXT NOT NULL,
-    depth INTEGER NOT NULL,
-    state TEXT NOT NULL DEFAULT 'queued',
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_fetch REAL NOT NULL DEFAULT 0,
-    run INTEGER NOT NULL,
-    fetched_run INTEGER,
-    reached_run INTEGER,
-    etag TEXT,
-    last_modified TEXT,
-    content_hash TEXT,
-    outcome TEXT,
-    reason TEXT,
-    updated REAL
-);
-CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
-CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
-CREATE INDEX IF NOT EXISTS urls_hash ON urls (content_hash);
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY,
-    started REAL NOT NULL,
-    finished REAL
-);
-"""
-
-#: The frontier's state file (version 1: the schema above, as first released).
-FRONTIER = StateKind(
-    name="frontier.sqlite3",
-    version=1,
-    tables={
-        "urls": ("url", "host", "depth", "state", "attempts", "next_fetch", "run", "outcome"),
-        "meta": ("key", "value"),
-        "runs": ("id", "started", "finished"),
-    },
-    schema=_SCHEMA,
-    remedy="move it away and crawl anew (or restore a backup of the data directory)",
-)
-
-#: The way out named when a command needs a frontier and there is none.
-NO_CRAWL = "no crawl state here: run `indexer crawl SEED_URL` first (or give --data-dir)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,56 +365,6 @@ class Frontier:
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db)
-
-
-class FrontierView:
-    """Read-only view of a frontier for reports; needs no lock, so it works during a crawl.
-
-    Args:
-        data_dir: the crawl's data directory.
-
-    Raises:
-        StateError: no frontier in ``data_dir``, or a broken, foreign or newer one.
-    """
-
-    def __init__(self, data_dir: Path) -> None:
-        self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
-
-    def close(self) -> None:
-        """Close the database."""
-        self._db.close()
-
-    def __enter__(self) -> FrontierView:
-        return self
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
-
-    def meta(self, key: str) -> str | None:
-        """The value stored under ``key`` in the ``meta`` table, or None."""
-        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def counts(self) -> Iterator[tuple[str, str, int]]:
-        """``(host, outcome, count)`` ordered by host then outcome; URLs without an outcome
-        yet count as ``queued`` (or ``fetching``)."""
-        yield from self._db.execute(
-            "SELECT host, CASE WHEN state='done' THEN outcome ELSE state END AS o, COUNT(*) "
-            "FROM urls GROUP BY host, o ORDER BY host, o"
-        )
-
-    def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
-        """``(url, outcome, reason)`` by URL, optionally of one outcome only."""
-        sql = (
-            "SELECT url, CASE WHEN state='done' THEN outcome ELSE state END AS o, "
-            "COALESCE(reason, '') FROM urls"
-        )
-        if outcome is None:
-            yield from self._db.execute(sql + " ORDER BY url")
-        else:
-            yield from self._db.execute(sql + " WHERE o=? ORDER BY url", (outcome,))
 
 
 class _Transaction:

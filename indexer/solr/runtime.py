@@ -10,6 +10,7 @@ the stopping command may not know. So each start also writes ``solr-<port>.json`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -40,12 +41,16 @@ def _record_path(port: int) -> Path:
 
 
 def record(port: int, pid: int, solr_home: Path) -> None:
-    """Remember that ``pid`` serves ``port`` with ``solr_home`` (absolute)."""
+    """Remember that ``pid`` serves ``port`` with ``solr_home`` (absolute).
+
+    A record that cannot be written is skipped (stopping then needs ``--solr-home``).
+    """
     data = {"pid": pid, "solr_home": str(solr_home.resolve())}
-    target = _record_path(port)
-    temp = target.with_suffix(".tmp")
-    temp.write_text(json.dumps(data), "utf-8")
-    temp.replace(target)
+    with contextlib.suppress(OSError):
+        target = _record_path(port)
+        temp = target.with_suffix(".tmp")
+        temp.write_text(json.dumps(data), "utf-8")
+        temp.replace(target)
 
 
 def lookup(port: int) -> tuple[int, Path] | None:
@@ -59,6 +64,7 @@ def lookup(port: int) -> tuple[int, Path] | None:
 
 def forget(port: int, pid: int | None = None) -> None:
     """Drop the record of ``port`` (only when it names ``pid``, if given)."""
-    found = lookup(port)
-    if found is not None and (pid is None or found[0] == pid):
-        _record_path(port).unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        found = lookup(port)
+        if found is not None and (pid is None or found[0] == pid):
+            _record_path(port).unlink(missing_ok=True)

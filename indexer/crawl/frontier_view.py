@@ -1,0 +1,65 @@
+"""A read-only view of a frontier for ``indexer report``: no lock, so it works during a crawl.
+
+It reads the frontier's SQLite file (``crawl.data_dir``/``frontier.sqlite3``, written by
+:class:`indexer.crawl.frontier.Frontier`) in read-only mode, checked by
+:class:`~indexer.crawl.datadir.DataDir` like every state file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+
+from indexer.crawl.datadir import DataDir
+from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
+
+
+class FrontierView:
+    """Read-only view of a frontier for reports; needs no lock, so it works during a crawl.
+
+    Args:
+        data_dir: the crawl's data directory.
+
+    Raises:
+        StateError: no frontier in ``data_dir``, or a broken, foreign or newer one.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def __enter__(self) -> FrontierView:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the ``meta`` table, or None."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def counts(self) -> Iterator[tuple[str, str, int]]:
+        """``(host, outcome, count)`` ordered by host then outcome; URLs without an outcome
+        yet count as ``queued`` (or ``fetching``)."""
+        yield from self._db.execute(
+            "SELECT host, CASE WHEN state='done' THEN outcome ELSE state END AS o, COUNT(*) "
+            "FROM urls GROUP BY host, o ORDER BY host, o"
+        )
+
+    def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
+        """``(url, outcome, reason)`` by URL, optionally of one outcome only."""
+        sql = (
+            "SELECT url, CASE WHEN state='done' THEN outcome ELSE state END AS o, "
+            "COALESCE(reason, '') FROM urls"
+        )
+        if outcome is None:
+            yield from self._db.execute(sql + " ORDER BY url")
+        else:
+            yield from self._db.execute(sql + " WHERE o=? ORDER BY url", (outcome,))
