@@ -5,12 +5,14 @@ Socket-free unit tests on real SQLite files in a temporary directory.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from indexer import run_crawl
 from indexer.crawl.datadir import APPLICATION_ID, DataDir, backup, open_state
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier_schema import _SCHEMA, FRONTIER
@@ -18,7 +20,8 @@ from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.sqlite_errors import translate
 from indexer.errors import CrawlLockedError, StateError, StorageError
 from indexer.index.outbox import OUTBOX, Outbox
-from indexer.pipeline.reindex import MISSED, MissedRuns
+from indexer.pipeline.reconcile import MISSED, MissedRuns
+from indexer.settings import load_settings
 
 
 def _header(path: Path) -> tuple[int, int]:
@@ -180,3 +183,12 @@ def test_sqlite_result_codes_become_project_errors(tmp_path: Path) -> None:
     assert isinstance(broken, StateError) and str(broken).endswith("do this")
     other = error(sqlite3.SQLITE_ERROR)
     assert translate(other, tmp_path / "f") is other
+
+
+def test_run_crawl_never_resumes_into_an_empty_crawl(tmp_path: Path) -> None:
+    settings = load_settings(
+        None, {"crawl.resume": True, "crawl.data_dir": tmp_path / "none"}, environ={}
+    ).settings
+    with pytest.raises(StateError, match="missing"):
+        asyncio.run(run_crawl(settings, use_solr=False))
+    assert not (tmp_path / "none").exists()

@@ -31,6 +31,7 @@ from indexer.crawl.scope import build_scope
 from indexer.crawl.sitemaps import SitemapReader
 from indexer.crawl.urls import SiteAliases, normalize_url
 from indexer.errors import IndexerError, InvalidURLError
+from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.sink import DocumentSink
 from indexer.outcomes import Outcome
 from indexer.pipeline.dispatch import Dispatcher
@@ -236,10 +237,15 @@ async def run_crawl(
 
     Raises:
         ConfigError: bad seeds or settings. CrawlLockedError: another crawl holds the data
-        directory. SolrError: Solr cannot be reached or refuses the credentials.
+        directory. StateError: a state file is broken, or missing for ``crawl.resume``.
+        StorageError: a state or ``--out`` file cannot be written (disk full).
+        SolrError: Solr cannot be reached or refuses the credentials.
     """
     options = CrawlOptions(out=out, use_solr=use_solr, on_progress=on_progress)
     if stop is not None:
         options.stop = stop
-    with Frontier(settings.crawl.data_dir) as frontier:
+    with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
+        frontier.data_dir.verify((OUTBOX,))
+        if use_solr:
+            claim_outbox(frontier)
         return await Crawler(settings, frontier, options).run()
