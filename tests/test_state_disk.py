@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.faultserver import FaultServer, Reply, html
 
@@ -112,3 +113,30 @@ def test_full_out_disk_stops_at_once_and_resume_completes(small_disk: Path, tmp_
         assert again.returncode == 0, again.stderr
     urls = [str(d["url"]) for d in _lines(out)]  # every line is whole JSON again
     assert sorted(urls) == sorted({srv.url(p) for p in ["/", *pages]})  # each page once
+
+
+@pytest.mark.solr
+def test_full_data_disk_during_a_solr_crawl_loses_nothing(
+    small_disk: Path, tmp_path: Path, solr_core: tuple[str, str]
+) -> None:
+    base, core = solr_core
+    data = small_disk / "data"
+    pages = [f"/doc/{i}" for i in range(40)]
+    text = "Every document of this site is long enough to fill a small disk quickly. " * 120
+    common = ["--solr", base, "--core", core, *_fast(data)]
+    with FaultServer() as srv:
+        srv.route("/", Reply(body=html("Home", "The documents.", links=pages)))
+        srv.route("/robots.txt", Reply(status=404, body="no"))
+        for i, path in enumerate(pages):
+            srv.route(path, Reply(body=html(f"Document {i}", f"{i} {text}")))
+        first = _indexer(tmp_path, "crawl", srv.url("/"), *common)
+        assert first.returncode == 1, first.stderr
+        lines = first.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(data) in lines[0] and "full" in lines[0], lines
+        _grow(small_disk)
+        again = _indexer(tmp_path, "crawl", "--resume", *common)
+        assert again.returncode == 0, again.stderr
+    found = requests.get(
+        f"{base}/{core}/select", params={"q": "*:*", "rows": 0}, timeout=30
+    ).json()["response"]["numFound"]
+    assert found == 1 + len(pages)
