@@ -79,7 +79,8 @@ def frontier_documents(frontier: Frontier) -> list[tuple[str, str, str]]:
     reasons = {url: reason for url, _host, _o, reason in frontier.outcomes()}
     for url, digest in frontier.indexed_documents():
         reason = reasons.get(url, "")
-        doc_id = reason[len(_REDIRECTED) :] if reason.startswith(_REDIRECTED) else url
+        target = reason[len(_REDIRECTED) :].split("; ", 1)[0]  # notes may follow
+        doc_id = target if reason.startswith(_REDIRECTED) else url
         rows.append((url, doc_id, digest))
     return rows
 
