@@ -11,6 +11,7 @@
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
+    ├── StorageError                 a state or output file cannot be written: disk full (exit 1)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx (carries the status)
@@ -68,11 +69,22 @@ class RetryableFetchError(FetchError):
 
     Args:
         retry_after: seconds the server asked us to wait (``Retry-After``), or None.
+        unreachable: the host did not answer at all: the request timed out or the
+            connection could not be made (counted by ``fetch.host_failure_limit``).
     """
 
-    def __init__(self, url: str, outcome: str, reason: str, retry_after: float | None = None):
+    def __init__(
+        self,
+        url: str,
+        outcome: str,
+        reason: str,
+        retry_after: float | None = None,
+        *,
+        unreachable: bool = False,
+    ):
         super().__init__(url, outcome, reason)
         self.retry_after = retry_after
+        self.unreachable = unreachable
 
 
 class PermanentFetchError(FetchError):
@@ -128,6 +140,23 @@ class StateError(IndexerError):
     Args:
         path: the state file at fault.
         message: what is wrong and the way out (e.g. ``indexer reindex --repair``).
+    """
+
+    def __init__(self, path: object, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+class StorageError(IndexerError):
+    """A file we write (state file, ``--out``) cannot be written: disk full, I/O error.
+
+    The message is one line naming the file and the OS or SQLite error; the CLI exits 1.
+    What was written before stays consistent, so ``--resume`` continues once the cause
+    (e.g. a full disk) is gone.
+
+    Args:
+        path: the file that could not be written.
+        message: the error and the way out.
     """
 
     def __init__(self, path: object, message: str) -> None:

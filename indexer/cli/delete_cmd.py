@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     """
     settings = load_from_args(args, solr_flags(args)).settings
     writer = SolrWriter(settings.solr)
-    with Frontier(settings.crawl.data_dir) as frontier:
+    with Frontier(settings.crawl.data_dir, create=False) as frontier:
         outbox = Outbox(settings.crawl.data_dir / "outbox.sqlite3")
         try:
             if args.url:

@@ -14,7 +14,13 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from indexer.crawl.datadir import StateKind, open_state
+from indexer.errors import StateError
+
+if TYPE_CHECKING:
+    from indexer.crawl.frontier import Frontier
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -24,6 +30,35 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload TEXT
 );
 """
+
+#: The outbox's state file (version 1: the schema above, as first released).
+OUTBOX = StateKind(
+    name="outbox.sqlite3",
+    version=1,
+    tables={"outbox": ("seq", "doc_id", "action", "payload")},
+    schema=_SCHEMA,
+    remedy="run `indexer reindex --repair` (recreates the outbox and re-sends what Solr lacks)",
+)
+
+
+#: The frontier's ``meta`` key telling that a crawl of its data directory used an outbox.
+OUTBOX_USED = "outbox"
+
+
+def claim_outbox(frontier: Frontier) -> None:
+    """Before a crawl that sends to Solr: check that the outbox is there if one was used.
+
+    A missing outbox of a data directory whose crawls used one has lost the changes it
+    held; it is refused like a broken one, naming ``indexer reindex --repair``. Then the
+    frontier remembers that this data directory uses an outbox.
+
+    Raises:
+        StateError: the outbox was used before and is missing now.
+    """
+    path = frontier.data_dir.outbox
+    if frontier.meta(OUTBOX_USED) and not path.exists():
+        raise StateError(path, f"missing, though earlier crawls used it; {OUTBOX.remedy}")
+    frontier.set_meta(OUTBOX_USED, "1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +84,15 @@ class Outbox:
     """SQLite-backed queue of pending Solr changes.
 
     Args:
-        path: the database file (its directory must exist).
+        path: the database file (its directory must exist); created when missing.
+
+    Raises:
+        StateError: the file is broken, foreign or newer (its message names
+            ``indexer reindex --repair``).
     """
 
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._db: sqlite3.Connection = open_state(path, OUTBOX, create=True, threads=True)
 
     def close(self) -> None:
         """Close the database."""

@@ -2,24 +2,26 @@
 
 Adds and deletes for Solr are written to the durable outbox (:mod:`indexer.index.outbox`)
 and drained by the index stage (:mod:`indexer.index.stage`) while the crawl goes on. The
-``--out`` JSON-lines file is line-buffered: a document is in the file before its URL is
-marked done, so a crawl killed with -9 and resumed loses none.
+``--out`` JSON-lines file (:mod:`indexer.index.outfile`) is flushed line by line: a
+document is in the file before its URL is marked done, so a crawl killed with -9 and
+resumed loses none; a write error stops the crawl.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from indexer.index.client import SolrClient
 from indexer.index.outbox import Outbox
+from indexer.index.outfile import OutFile
 from indexer.index.stage import IndexStage
 from indexer.index.writer import SolrWriter
+from indexer.index.xmlchars import clean_value
 from indexer.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -44,6 +46,7 @@ class DocumentSink:
         failure: one line when the index stage gave up (credentials or schema refused for
             longer than ``solr.auth_wait``), else ''.
         pending: changes left in the outbox after :meth:`close`.
+        removed_chars: characters outside XML 1.0 ``Char`` removed from what was written.
     """
 
     def __init__(
@@ -73,7 +76,8 @@ class DocumentSink:
         self.failure = ""
         self._client = client
         self._on_commit = on_commit
-        self._out: IO[str] | None = None
+        self.removed_chars = 0
+        self._out: OutFile | None = None
         self._outbox: Outbox | None = None
         self._index: IndexStage | None = None
         self._task: asyncio.Task[None] | None = None
@@ -81,8 +85,11 @@ class DocumentSink:
     def open(self) -> None:
         """Open the ``--out`` file and start the index stage (needs a running event loop)."""
         if self._out_path is not None:
-            mode = "a" if self._append else "w"
-            self._out = self._out_path.open(mode, encoding="utf-8", buffering=1)
+            self._out = OutFile(self._out_path, append=self._append)
+            if self._out.cut_bytes:
+                log.warning(
+                    "%s: cut a partial last line (%d bytes)", self._out_path, self._out.cut_bytes
+                )
         if self._use_solr:
             self._outbox = Outbox(self._settings.crawl.data_dir / "outbox.sqlite3")
             self._index = IndexStage(
@@ -160,11 +167,18 @@ class DocumentSink:
                 await asyncio.sleep(0.2)
 
     def add(self, doc: dict[str, Any], text: str, *, update: bool) -> None:
-        """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before."""
+        """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before.
+
+        Characters outside XML 1.0 ``Char`` are removed from every field and from ``text``
+        first (:mod:`indexer.index.xmlchars`), counted in :attr:`removed_chars`.
+        """
+        doc, removed = clean_value(doc)
+        text, removed_text = clean_value(text)
+        self.removed_chars += removed + removed_text
         if self._on_change is not None:
             self._on_change("update" if update else "add", doc["id"])
         if self._out is not None:
-            self._out.write(json.dumps({**doc, "text": text}, ensure_ascii=False) + "\n")
+            self._out.write({**doc, "text": text})
             if self._outbox is None:
                 self._on_indexed(1)
         if self._outbox is not None and self._index is not None:

@@ -116,6 +116,7 @@ class Dispatcher:
             if not self._tasks and wait is None:
                 break
             if time.monotonic() - last_progress >= 1.0 and on_progress:
+                self.ledger.stats.waiting = self.politeness.held()
                 on_progress(self.ledger.stats, self.frontier.queued_count())
                 last_progress = time.monotonic()
             timeout = 1.0 if wait is None else min(max(wait, 0.005), 1.0)

@@ -19,21 +19,21 @@ change; the real data directory and the index are left as they were.
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of
-from indexer.errors import ConfigError
 from indexer.index.client import SolrClient, in_thread
+from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.phases import Phase, RunEnd
-from indexer.pipeline.reconcile import forget, guard, reconcile
+from indexer.pipeline.reconcile import MISSED, MissedRuns, forget, guard, reconcile
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings
@@ -78,21 +78,25 @@ async def reindex(
         client: the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
 
     Raises:
-        ConfigError: ``crawl.data_dir`` holds no crawl state.
+        StateError: ``crawl.data_dir`` holds no crawl state, or a broken state file.
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
     data_dir = settings.crawl.data_dir
-    if not (data_dir / "frontier.sqlite3").is_file():
-        raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
     solr = client or SolrWriter(settings.solr)
-    with Frontier(data_dir) as frontier:
+    with Frontier(data_dir, create=False) as frontier:
+        frontier.data_dir.verify((OUTBOX, MISSED))
         if not dry_run:
+            claim_outbox(frontier)
             return await _run(settings, solr, frontier, data_dir, force, False, on_change)
         with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
             frontier.copy_to(Path(tmp))
-            if (data_dir / "missed.sqlite3").exists():
-                _copy_db(data_dir / "missed.sqlite3", Path(tmp) / "missed.sqlite3")
+            if DataDir(data_dir).missed.exists():
+                missed = MissedRuns(DataDir(data_dir).missed)
+                try:
+                    missed.copy_to(DataDir(Path(tmp)).missed)
+                finally:
+                    missed.close()
             scratch = settings.model_copy(
                 update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
             )
@@ -176,13 +180,3 @@ def _delete_from_solr(client: SolrClient, batch: int, ids: list[str]) -> None:
     for start in range(0, len(ids), batch):
         client.update([], ids[start : start + batch])
     client.commit()
-
-
-def _copy_db(source: Path, target: Path) -> None:
-    src = sqlite3.connect(source)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
