@@ -71,6 +71,9 @@ class Outcome(StrEnum):
     EXTRACT_ERROR = "extract-error"
     INTERNAL_ERROR = "internal-error"
     INDEX_REJECTED = "index-rejected"
+    SITEWIDE_DUPLICATE = "sitewide-duplicate"
+    LOGIN_REQUIRED = "login-required"
+    LOGIN_PAGE = "login-page"
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,18 @@ TABLE: dict[Outcome, OutcomeInfo] = {
         _F, _KEEP, "a bug of ours while handling the URL (please report it)"
     ),
     Outcome.INDEX_REJECTED: OutcomeInfo(_F, _KEEP, "Solr rejected the document as bad (400)"),
+    Outcome.SITEWIDE_DUPLICATE: OutcomeInfo(
+        _S,
+        _KEEP,
+        "same content as crawl.sitewide_duplicate_share of the host's pages in this run "
+        "(a maintenance or error page answering 200); the indexed copy is kept",
+    ),
+    Outcome.LOGIN_REQUIRED: OutcomeInfo(
+        _S, _GRACE, "redirects to a login page (password form or crawl.login_patterns)"
+    ),
+    Outcome.LOGIN_PAGE: OutcomeInfo(
+        _S, _GRACE, "a login page itself; indexed only with crawl.index_login_pages"
+    ),
 }
 
 _VALUES = frozenset(member.value for member in Outcome)
@@ -172,7 +187,8 @@ def info(outcome: str) -> OutcomeInfo:
     """The table row of a stored outcome, ``http-<code>`` included.
 
     HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` (404 with
-    grace, since a broken deploy answers 404 too; 410 "Gone" at once), other 4xx are
+    grace, since a broken deploy answers 404 too; 410 "Gone" at once, unless
+    ``reindex.delete_410_at_once`` is false, when it waits like a 404), other 4xx are
     ``failure`` (kept: a 401/403 is a permission change, not a deletion), 5xx are
     ``network``-like failures of the server (kept).
 
@@ -184,7 +200,7 @@ def info(outcome: str) -> OutcomeInfo:
         if code == 410:
             return OutcomeInfo(_G, _NOW, "410 Gone")
         if code == 404:
-            return OutcomeInfo(_G, _NOW, "404 Not Found")
+            return OutcomeInfo(_G, _GRACE, "404 Not Found")
         if 500 <= code <= 599:
             return OutcomeInfo(_F, _KEEP, f"server error {code}")
         return OutcomeInfo(_F, _KEEP, f"client error {code}")

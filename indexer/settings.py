@@ -82,6 +82,29 @@ class CrawlSettings(_Section):
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
+    sitewide_duplicate_share: float = Field(
+        0.3,
+        gt=0,
+        le=1,
+        description="Share of a host's pages fetched in a run with one content hash (and at "
+        "least 5 pages) above which they are a site-wide duplicate (a maintenance page): "
+        "nothing indexed is replaced.",
+    )
+    login_patterns: tuple[str, ...] = Field(
+        (
+            r"/(log[-_]?in|log[-_]?on|sign[-_]?in)(\.\w+)?/?(\?|$)",
+            r"/(login|logon|signin|sso|saml2?|oauth2?|adfs)/",
+            r"/wp-login\.php",
+            r"/users?/sign_in",
+            r"/session/new",
+            r"[?&](returnurl|return_to|redirect_uri)=",
+        ),
+        description="URL regexes of login pages: a redirect to one ends the original URL as "
+        "login-required.",
+    )
+    index_login_pages: bool = Field(
+        False, description="Index a login page (password form) itself, once."
+    )
 
 
 class FetchSettings(_Section):
@@ -170,7 +193,12 @@ class ExtractSettings(_Section):
 class ReindexSettings(_Section):
     """Reindex jobs (``reindex.*``)."""
 
-    delete_grace_runs: int = Field(2, ge=1, description="Runs a page may be missing.")
+    delete_grace_runs: int = Field(
+        2, ge=1, description="Runs a page may be missing or answer 404 before it is deleted."
+    )
+    delete_410_at_once: bool = Field(
+        True, description="A 410 Gone is deleted in the run that sees it (no grace)."
+    )
     max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from indexer.cli.common import add_common, configure_logging, load_from_args
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats, format_summary
@@ -102,6 +103,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("crawl.data_dir", f"no crawl to resume in {settings.crawl.data_dir}")
     use_solr = args.out is None or args.solr is not None
     with Frontier(settings.crawl.data_dir) as frontier:
+        if settings.crawl.seeds and not (settings.crawl.resume and load_scope(frontier)):
+            save_scope(frontier, scope_of(settings.crawl))  # reindex jobs keep to it
         display = ProgressDisplay(enabled=not args.quiet)
         options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
         crawler = Crawler(settings, frontier, options)

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from indexer.cli.common import add_common, configure_logging, load_from_args
-from indexer.pipeline.reindex import reindex
+from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
 from indexer.report import format_summary
 
 EXIT_GUARD = 3
@@ -31,6 +31,27 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
     p.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        help="URL regex this run must also match (narrows the stored scope; repeatable)",
+    )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        help="URL regex this run skips (narrows the stored scope; repeatable)",
+    )
+    p.add_argument("--max-pages", type=int, help="lower page limit for this run")
+    p.add_argument("--max-pages-per-host", type=int, help="lower per-host limit for this run")
+    p.add_argument("--max-depth", type=int, help="lower depth limit for this run")
+    p.add_argument(
+        "--rescope",
+        action="store_true",
+        help="let the scope settings given replace the scope stored with the crawl "
+        "(needed to widen it; the changes are printed)",
+    )
+    p.add_argument(
         "--dry-run",
         action="store_true",
         help="print one JSON line per planned change; change nothing",
@@ -46,20 +67,31 @@ def run(args: argparse.Namespace) -> int:
         "solr.core": args.core,
         "solr.collection": args.collection,
         "fetch.delay": args.delay,
+        "crawl.max_pages": args.max_pages,
+        "crawl.max_pages_per_host": args.max_pages_per_host,
+        "crawl.max_depth": args.max_depth,
     }
-    settings = load_from_args(args, flags).settings
+    loaded = load_from_args(args, flags)
+    job = ReindexJob(
+        force=args.force,
+        dry_run=args.dry_run,
+        include=tuple(args.include),
+        exclude=tuple(args.exclude),
+        rescope=args.rescope,
+        sources=dict(loaded.sources),
+    )
+    counts = {"add": 0, "update": 0, "delete": 0}
 
     def print_change(action: str, doc_id: str) -> None:
+        counts[action] = counts.get(action, 0) + 1
         print(json.dumps({"action": action, "id": doc_id}, ensure_ascii=False), flush=True)
 
     result = asyncio.run(
-        reindex(
-            settings,
-            force=args.force,
-            dry_run=args.dry_run,
-            on_change=print_change if args.dry_run else None,
-        )
+        reindex(loaded.settings, on_change=print_change if args.dry_run else None, job=job)
     )
+    _print_scope(result, args.dry_run)
+    if args.dry_run:
+        print(json.dumps(_summary_line(result, counts), ensure_ascii=False), flush=True)
     if not args.quiet and not args.dry_run:
         print(format_summary(result.stats.summary()), file=sys.stderr)
         print(f"deleted {result.deleted}", file=sys.stderr)
@@ -75,3 +107,35 @@ def run(args: argparse.Namespace) -> int:
     if result.refused and not args.force:
         return EXIT_GUARD
     return 0
+
+
+def _summary_line(result: ReindexResult, counts: dict[str, int]) -> dict[str, Any]:
+    """The dry run's closing line: planned changes and the guard's refusals."""
+    return {
+        "summary": True,
+        "add": counts.get("add", 0),
+        "update": counts.get("update", 0),
+        "delete": counts.get("delete", 0),
+        "refused": [
+            {"host": r.host, "delete": r.delete, "total": r.total} for r in result.refusals
+        ],
+    }
+
+
+def _print_scope(result: ReindexResult, dry_run: bool) -> None:
+    """The scope changes of ``--rescope`` and this run's lower limits: a JSON line in the
+    dry-run plan, a line on stderr otherwise."""
+    plan = result.scope
+    if plan is None or not (plan.rescoped or plan.narrowed):
+        return
+    if dry_run:
+        changes = {
+            "rescope": {k: {"stored": old, "new": new} for k, (old, new) in plan.rescoped.items()},
+            "narrowed": {k: {"stored": old, "new": new} for k, (old, new) in plan.narrowed.items()},
+        }
+        print(json.dumps(changes, ensure_ascii=False), flush=True)
+        return
+    for key, (old, new) in plan.rescoped.items():
+        print(f"indexer: rescope: {key} {old!r} -> {new!r} (stored)", file=sys.stderr)
+    for key, (old, new) in plan.narrowed.items():
+        print(f"indexer: this run only: {key} {old!r} -> {new!r}", file=sys.stderr)

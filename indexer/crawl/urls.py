@@ -155,22 +155,28 @@ class Scope:
     """Which URLs the crawl may fetch.
 
     A URL is in scope when its site (host without ``www.``, any scheme) is one of the seeds'
-    or ``allow_hosts``, it matches one of ``include`` (if any) and none of ``exclude``.
+    or ``allow_hosts``, it matches one of ``include`` (if any), one of ``require`` (if any)
+    and none of ``exclude``.
 
     Args:
         sites: allowed sites (see :func:`site_of`).
         include: compiled regexes; when non-empty a URL must match one.
         exclude: compiled regexes; a URL matching one is out of scope.
+        require: compiled regexes; when non-empty a URL must match one of them too (a
+            reindex job's ``--include``, added to the stored ``include``).
     """
 
     sites: set[str]
     include: list[re.Pattern[str]] = field(default_factory=list)
     exclude: list[re.Pattern[str]] = field(default_factory=list)
+    require: list[re.Pattern[str]] = field(default_factory=list)
 
     def allows(self, url: str) -> bool:
         """Whether a normalized URL is in scope."""
         if site_of(host_of(url)) not in self.sites:
             return False
         if self.include and not any(p.search(url) for p in self.include):
+            return False
+        if self.require and not any(p.search(url) for p in self.require):
             return False
         return not any(p.search(url) for p in self.exclude)

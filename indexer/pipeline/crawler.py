@@ -29,6 +29,7 @@ from pathlib import Path
 
 from indexer.crawl.fetch import Fetcher, Validators, build_session
 from indexer.crawl.frontier import Claimed, Frontier
+from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
@@ -53,15 +54,16 @@ from indexer.extract import SiteRule
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
+from indexer.pipeline.grace import deletes_at_once
 from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.sitewide import REASON as SITEWIDE_REASON
+from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.workers import page_pool, warm_up
 from indexer.report import RunStats
 from indexer.settings import Settings
 from indexer.solr.search import check_target
 
 log = logging.getLogger(__name__)
-
-_GONE = frozenset({"http-404", "http-410"})
 
 
 @dataclass
@@ -81,6 +83,10 @@ class CrawlOptions:
             document lost from the index comes back.
         on_change: called as ``(action, doc_id)`` for each planned index change, action
             ``add`` (new), ``update`` (indexed before) or ``delete``.
+        recheck: URLs (ids the index holds) queued after the seeds, so that their answer
+            decides whether their documents stay (reindex reconciliation).
+        narrow_include, narrow_exclude: regexes added to the scope as conditions that must
+            hold too (a reindex job's ``--include`` / ``--exclude``).
     """
 
     out: Path | None = None
@@ -91,13 +97,19 @@ class CrawlOptions:
     defer_deletes: bool = False
     on_change: Callable[[str, str], None] | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    recheck: tuple[str, ...] = ()
+    narrow_include: tuple[str, ...] = ()
+    narrow_exclude: tuple[str, ...] = ()
 
 
-def build_scope(settings: Settings) -> Scope:
-    """The crawl scope from seeds, ``crawl.allow_hosts``, ``include`` and ``exclude``.
+def build_scope(
+    settings: Settings, narrow_include: Iterable[str] = (), narrow_exclude: Iterable[str] = ()
+) -> Scope:
+    """The crawl scope from seeds, ``crawl.allow_hosts``, ``include`` and ``exclude``;
+    ``narrow_include`` must hold too, ``narrow_exclude`` excludes more.
 
     Raises:
-        ConfigError: an invalid regex or seed URL (names the setting).
+        ConfigError: an invalid regex or seed URL (names the setting or flag).
     """
     crawl = settings.crawl
     sites: set[str] = set()
@@ -108,7 +120,10 @@ def build_scope(settings: Settings) -> Scope:
             raise ConfigError("crawl.seeds", str(exc)) from None
     sites.update(site_of(h.lower()) for h in crawl.allow_hosts)
     return Scope(
-        sites, _patterns("crawl.include", crawl.include), _patterns("crawl.exclude", crawl.exclude)
+        sites,
+        _patterns("crawl.include", crawl.include),
+        _patterns("crawl.exclude", crawl.exclude) + _patterns("--exclude", narrow_exclude),
+        _patterns("--include", narrow_include),
     )
 
 
@@ -145,7 +160,7 @@ class Crawler:
         self.frontier = frontier
         self.options = options
         self.stats = RunStats()
-        self.scope = build_scope(settings)
+        self.scope = build_scope(settings, options.narrow_include, options.narrow_exclude)
         self.rules = site_rules(settings)
         self.politeness = Politeness(
             settings.fetch.delay, settings.fetch.per_host, settings.fetch.crawl_delay_cap
@@ -170,6 +185,10 @@ class Crawler:
             on_change=options.on_change,
             defer_deletes=options.defer_deletes,
         )
+        self.login = LoginRules(settings.crawl)
+        self.sitewide = SitewideDuplicates(
+            settings.crawl.sitewide_duplicate_share, frontier, self.stats, self.sink.delete
+        )
         self.aliases = SiteAliases()
         self._sitemap_origins: set[str] = set()
         self._sitemap_reader: SitemapReader | None = None
@@ -188,6 +207,9 @@ class Crawler:
         self._per_host = self.frontier.fetched_in_run_by_host()
         self._prefer_seed_origins()
         self._enqueue(crawl.seeds, 0, from_seed=True)
+        self._enqueue(
+            [u for u in self.options.recheck if self.scope.allows(u)], crawl.max_depth or 0
+        )
         self._hosts = set(self.frontier.hosts_with_queued())
         workers = self.settings.extract.workers or os.cpu_count() or 1
         self.sink.open()
@@ -215,12 +237,15 @@ class Crawler:
             self.stats.pending = self.sink.pending
         return self.stats
 
-    def _in_index(self, url: str) -> bool:
-        return self.options.present is None or url in self.options.present
+    def _in_index(self, claimed: Claimed) -> bool:
+        """Whether the URL's document is in the index as stored (not left it, not marked to
+        be sent again)."""
+        present = self.options.present is None or claimed.url in self.options.present
+        return present and not claimed.resend
 
     def _validators(self, claimed: Claimed) -> Validators:
         """Stored validators for a conditional GET, unless the document left the index."""
-        if not self._in_index(claimed.url):
+        if not self._in_index(claimed):
             return Validators()
         return Validators(claimed.etag, claimed.last_modified)
 
@@ -376,8 +401,11 @@ class Crawler:
             return
         self.stats.fetched += 1
         fetched = dataclasses.replace(fetched, depth=claimed.depth)
-        if fetched.status == 304:
+        if fetched.status == 304:  # its links are those of its last full fetch
+            self._enqueue(self.frontier.stored_outlinks(url), claimed.depth + 1)
             self._finish(url, "not-modified", "", reached=True)
+            return
+        if self._login_wall(claimed, fetched):
             return
         loop = asyncio.get_running_loop()
         page: ProcessedPage = await loop.run_in_executor(
@@ -422,7 +450,20 @@ class Crawler:
         async for batch in pages:
             self._enqueue(batch, 1)
 
+    def _login_wall(self, claimed: Claimed, fetched: FetchResult) -> bool:
+        """End the URL as ``login-required`` / ``login-page`` when it answered a login wall
+        (:mod:`indexer.crawl.login`); a login page to be indexed is queued on its own."""
+        verdict = self.login.judge(claimed.url, fetched.final_url, fetched.body)
+        if verdict is None:
+            return False
+        if verdict[0] == "login-required" and self.login.index_login_pages:
+            self._enqueue([fetched.final_url], claimed.depth)
+        self._finish(claimed.url, *verdict)
+        return True
+
     async def _check_hop(self, first: str, target: str, robots: RobotsCache) -> None:
+        if self.login.stops_redirect(target):  # before scope: SSO lives on another host
+            raise PermanentFetchError(first, "login-required", f"redirects to login {target}")
         if not self.scope.allows(target):
             raise PermanentFetchError(first, "out-of-scope", f"redirect to {target}")
         allowed, reason = await robots.allowed(target)
@@ -448,7 +489,7 @@ class Crawler:
 
     def _failed(self, claimed: Claimed, exc: FetchError) -> None:
         self._finish(claimed.url, exc.outcome, exc.reason)
-        if exc.outcome in _GONE and claimed.content_hash is not None:
+        if deletes_at_once(exc.outcome, self.settings.reindex) and claimed.content_hash:
             self.sink.delete(claimed.url)
 
     def _handle_page(
@@ -460,8 +501,10 @@ class Crawler:
             self._finish(url, outcome, page.error)
             return
         doc = page.extracted
+        links: list[str] = []
         if "nofollow" not in doc.robots and not _robots_header(fetched, "nofollow"):
-            self._enqueue(doc.outlinks[: self.settings.crawl.max_links_per_page], claimed.depth + 1)
+            links = doc.outlinks[: self.settings.crawl.max_links_per_page]
+            self._enqueue(links, claimed.depth + 1)
         noindex = "noindex" in doc.robots or _robots_header(fetched, "noindex")
         if noindex and self.settings.crawl.obey_noindex:
             self._finish(url, "noindex", "meta robots or X-Robots-Tag noindex")
@@ -476,12 +519,16 @@ class Crawler:
                 self.sink.delete(fetched.final_url)
             return
         digest = content_hash(doc)
+        if self.sitewide.is_duplicate(url, host, digest):  # e.g. a maintenance page
+            self._finish(url, "sitewide-duplicate", SITEWIDE_REASON)
+            return
         if (
             self.options.skip_unchanged
             and digest == claimed.content_hash
             and fetched.final_url == url
-            and self._in_index(url)
+            and self._in_index(claimed)
         ):
+            self.frontier.save_outlinks(url, links)  # followed again when it answers 304
             self._finish(url, "unchanged", "main content hash unchanged", reached=True)
             return
         twin = self.frontier.same_content(digest, claimed.host, url)
@@ -506,8 +553,9 @@ class Crawler:
             )
         solr_doc = build_document(fetched, page.decoded, doc, run=self.frontier.run, digest=digest)
         self.sink.add(
-            solr_doc, doc.text, update=claimed.content_hash is not None and self._in_index(url)
+            solr_doc, doc.text, update=claimed.content_hash is not None and self._in_index(claimed)
         )
+        self.frontier.save_outlinks(url, links)
         self._finish(
             url,
             "indexed",

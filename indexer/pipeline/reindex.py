@@ -3,10 +3,16 @@
 1. Every URL reached before is queued again; the refetch is a conditional GET (stored ETag /
    Last-Modified), and a page whose main-content hash is unchanged is not re-sent, unless
    its document is missing from Solr (then it is fetched in full and sent again).
-2. Pages answering 404/410 or turning ``noindex`` are planned for deletion.
-3. Reconciliation with Solr itself: documents of the crawled hosts that this run did not
-   reach count one missed run; after ``reindex.delete_grace_runs`` missed runs in a row they
-   are planned for deletion. This also catches documents the frontier forgot.
+   The job runs inside the scope stored with the data directory
+   (:mod:`indexer.crawl.stored_scope`); its ``--include`` / ``--exclude`` narrow it.
+2. Pages answering 410 or turning ``noindex`` are planned for deletion
+   (:mod:`indexer.pipeline.grace`).
+3. Reconciliation with Solr itself: every id Solr holds for the job's hosts and scope is
+   queued too, so a document the frontier forgot is fetched and its answer decides. A
+   document whose URL ended the run with a deleting outcome (404, ``login-required``, …)
+   counts one missed run; after ``reindex.delete_grace_runs`` missed runs in a row it is
+   planned for deletion. Documents not fetched (limits) or failing with a ``keep`` outcome
+   (network, 5xx, site-wide duplicate) count nothing.
 4. Guard: when the planned deletes of a host exceed ``reindex.max_delete_share`` of its
    documents in Solr, nothing at all is deleted (unless forced) and the job reports why.
 
@@ -17,6 +23,7 @@ change; the real data directory and the index are left as they were.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 import tempfile
 from collections import defaultdict
@@ -25,15 +32,56 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.crawl.frontier import Frontier
-from indexer.crawl.urls import host_of
+from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
+from indexer.crawl.urls import Scope, host_of, site_of
 from indexer.errors import ConfigError
 from indexer.index.writer import SolrWriter
-from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.crawler import Crawler, CrawlOptions, build_scope
+from indexer.pipeline.grace import counts_as_missed
 from indexer.report import RunStats
-from indexer.settings import Settings
+from indexer.settings import Settings, Source
 from indexer.solr.search import host_ids
 
 ChangeCallback = Callable[[str, str], None]
+
+
+@dataclass(frozen=True)
+class ReindexJob:
+    """A reindex job's own choices besides the settings.
+
+    Attributes:
+        force: apply deletions even when the guard trips.
+        dry_run: change nothing; report planned changes through ``on_change``.
+        include, exclude: regexes narrowing the stored scope (both must hold).
+        rescope: given scope settings replace the stored scope (widening allowed).
+        sources: where each setting came from (``indexer.settings.LoadedSettings``);
+            None: no scope setting was given.
+    """
+
+    force: bool = False
+    dry_run: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    rescope: bool = False
+    sources: dict[str, Source] | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The guard's refusal for one host: ``delete`` planned of ``total`` documents."""
+
+    host: str
+    delete: int
+    total: int
+    share: float
+
+    @property
+    def message(self) -> str:
+        """One line naming the host, the counts and the setting."""
+        return (
+            f"{self.host}: {self.delete} of {self.total} documents would be deleted "
+            f"({self.delete / self.total:.0%} > reindex.max_delete_share={self.share:.0%})"
+        )
 
 
 @dataclass
@@ -43,14 +91,21 @@ class ReindexResult:
     Attributes:
         stats: the recrawl's counters.
         deletes: planned deletions by host (gone pages and reconciliation).
-        refused: guard messages; non-empty means nothing was deleted, unless forced.
+        refusals: the guard's refusals; non-empty means nothing was deleted, unless forced.
         deleted: documents deleted from Solr.
+        scope: the scope the job ran with (changes by ``--rescope`` included).
     """
 
     stats: RunStats
     deletes: dict[str, list[str]] = field(default_factory=dict)
-    refused: list[str] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
     deleted: int = 0
+    scope: ScopePlan | None = None
+
+    @property
+    def refused(self) -> list[str]:
+        """The guard's messages, one per refused host."""
+        return [r.message for r in self.refusals]
 
 
 class MissedRuns:
@@ -96,26 +151,42 @@ async def reindex(
     force: bool = False,
     dry_run: bool = False,
     on_change: ChangeCallback | None = None,
+    job: ReindexJob | None = None,
 ) -> ReindexResult:
     """Run one reindex job over ``settings.crawl.data_dir``.
 
     Args:
         settings: validated settings (``crawl``, ``fetch``, ``solr``, ``reindex``).
-        force: apply deletions even when the guard trips.
-        dry_run: change nothing; report planned changes through ``on_change``.
+        force: apply deletions even when the guard trips (or ``job.force``).
+        dry_run: change nothing; report planned changes through ``on_change`` (or
+            ``job.dry_run``).
         on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
+        job: narrowing, ``--rescope`` and the settings' sources.
 
     Raises:
-        ConfigError: ``crawl.data_dir`` holds no crawl state.
+        ConfigError: ``crawl.data_dir`` holds no crawl state; a scope setting differs from
+            the stored scope without ``rescope``.
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
+    job = dataclasses.replace(
+        job or ReindexJob(),
+        force=force or (job is not None and job.force),
+        dry_run=dry_run or (job is not None and job.dry_run),
+    )
     data_dir = settings.crawl.data_dir
     if not (data_dir / "frontier.sqlite3").is_file():
         raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
     with Frontier(data_dir) as frontier:
-        if not dry_run:
-            return await _run(settings, frontier, data_dir, force, False, on_change)
+        plan = plan_scope(
+            load_scope(frontier),
+            settings.crawl,
+            job.sources or {},
+            rescope=job.rescope,
+            data_dir=data_dir,
+        )
+        if not job.dry_run:
+            return await _run(settings, frontier, data_dir, job, plan, on_change)
         with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
             frontier.copy_to(Path(tmp))
             if (data_dir / "missed.sqlite3").exists():
@@ -124,53 +195,69 @@ async def reindex(
                 update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
             )
             with Frontier(Path(tmp)) as copy:
-                return await _run(scratch, copy, Path(tmp), force, True, on_change)
+                return await _run(scratch, copy, Path(tmp), job, plan, on_change)
+
+
+def _job_settings(settings: Settings, frontier: Frontier, plan: ScopePlan) -> Settings:
+    """The settings the recrawl runs with: the stored scope (or, for a data directory
+    without one, the given settings plus every host the frontier knows)."""
+    crawl = plan.crawl.model_copy(update={"resume": False, "data_dir": settings.crawl.data_dir})
+    if not plan.stored:
+        hosts = (*crawl.allow_hosts, *frontier.known_hosts())
+        crawl = crawl.model_copy(update={"allow_hosts": hosts})
+    return settings.model_copy(update={"crawl": crawl})
 
 
 async def _run(
     settings: Settings,
     frontier: Frontier,
     data_dir: Path,
-    force: bool,
-    dry_run: bool,
+    job: ReindexJob,
+    plan: ScopePlan,
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
-    hosts = frontier.known_hosts()
-    crawl = settings.crawl.model_copy(
-        update={"allow_hosts": (*settings.crawl.allow_hosts, *hosts), "resume": False}
-    )
-    scoped = settings.model_copy(update={"crawl": crawl})
+    scoped = _job_settings(settings, frontier, plan)
+    scope = build_scope(scoped, job.include, job.exclude)
+    hosts = [h for h in frontier.known_hosts() if site_of(h) in scope.sites]
     before = await asyncio.to_thread(_ids_by_host, settings, hosts)
-    present = frozenset(doc_id for ids in before.values() for doc_id in ids)
     options = CrawlOptions(
-        use_solr=not dry_run,
+        use_solr=not job.dry_run,
         skip_unchanged=True,
-        present=present,
+        present=frozenset(doc_id for ids in before.values() for doc_id in ids),
         defer_deletes=True,
         on_change=on_change,
+        recheck=_in_scope(before, scope),
+        narrow_include=job.include,
+        narrow_exclude=job.exclude,
     )
     crawler = Crawler(scoped, frontier, options)
     stats = await crawler.run()
-    result = ReindexResult(stats)
+    if plan.to_store is not None and not options.stop.is_set():
+        save_scope(frontier, plan.to_store)
+    result = ReindexResult(stats, scope=plan)
     planned: dict[str, set[str]] = defaultdict(set)
     for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)
     after = await asyncio.to_thread(_ids_by_host, settings, hosts)
     totals = _reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
-    result.refused = _guard(settings, result.deletes, totals)
-    if result.refused and not force and not dry_run:  # a dry run still shows the plan
+    result.refusals = _guard(settings, result.deletes, totals)
+    if result.refusals and not job.force and not job.dry_run:  # a dry run shows the plan
         return result
-    for ids in result.deletes.values():
-        for doc_id in ids:
-            if on_change is not None:
-                on_change("delete", doc_id)
     ids = [doc_id for group in result.deletes.values() for doc_id in group]
-    if not dry_run and ids:
+    for doc_id in ids:
+        if on_change is not None:
+            on_change("delete", doc_id)
+    if not job.dry_run and ids:
         await asyncio.to_thread(_delete_from_solr, settings, ids)
         _forget(data_dir, frontier, ids)
         result.deleted = len(ids)
     return result
+
+
+def _in_scope(by_host: dict[str, list[str]], scope: Scope) -> tuple[str, ...]:
+    """The ids of ``by_host`` inside ``scope``, in order."""
+    return tuple(doc_id for ids in by_host.values() for doc_id in ids if scope.allows(doc_id))
 
 
 def _ids_by_host(settings: Settings, hosts: list[str]) -> dict[str, list[str]]:
@@ -190,7 +277,9 @@ def _reconcile(
 
     Only documents inside this job's scope (``crawl.include`` / ``crawl.exclude``) are
     considered, so two jobs that crawl different parts of one host leave each other's
-    documents alone.
+    documents alone. A document counts a miss only when its URL ended this run with a
+    deleting outcome (:func:`indexer.pipeline.grace.counts_as_missed`); one reached resets
+    its count; any other (not fetched, ``keep`` outcomes) leaves the count as it was.
     """
     grace = settings.reindex.delete_grace_runs
     totals: dict[str, int] = {}
@@ -199,24 +288,27 @@ def _reconcile(
         for host, ids in in_index.items():
             in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
             totals[host] = len(in_solr)
-            counts = missed.update(frontier.reached_in_run(host), in_solr)
+            reached = frontier.reached_in_run(host)
+            ended = frontier.outcomes_in_run(host)
+            judged = [i for i in in_solr if i in reached or counts_as_missed(ended.get(i))]
+            counts = missed.update(reached, judged)
             planned[host].update(i for i, runs in counts.items() if runs >= grace)
     finally:
         missed.close()
     return totals
 
 
-def _guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]) -> list[str]:
-    """Messages for every host whose planned deletes exceed ``reindex.max_delete_share``."""
+def _guard(
+    settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]
+) -> list[Refusal]:
+    """A refusal for every host whose planned deletes (404s after grace, 410s, reconciled
+    ids) exceed ``reindex.max_delete_share`` of its documents."""
     share = settings.reindex.max_delete_share
     refused = []
     for host, ids in sorted(deletes.items()):
         total = totals.get(host, 0)
         if total and len(ids) / total > share:
-            refused.append(
-                f"{host}: {len(ids)} of {total} documents would be deleted "
-                f"({len(ids) / total:.0%} > reindex.max_delete_share={share:.0%})"
-            )
+            refused.append(Refusal(host, len(ids), total, share))
     return refused
 
 
