@@ -11,6 +11,7 @@ from typing import Any
 from indexer.cli.common import add_common, configure_logging, load_from_args
 from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
 from indexer.report import format_summary
+from indexer.settings import LoadedSettings
 
 EXIT_GUARD = 3
 
@@ -30,6 +31,17 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
+    _add_scope_flags(p)
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print one JSON line per planned change and a summary line; change nothing",
+    )
+    p.set_defaults(func=run)
+
+
+def _add_scope_flags(p: argparse.ArgumentParser) -> None:
+    """``--include``/``--exclude`` and lower limits narrow the stored scope; ``--rescope``."""
     p.add_argument(
         "--include",
         action="append",
@@ -51,12 +63,6 @@ def add_parser(sub: Any) -> None:
         help="let the scope settings given replace the scope stored with the crawl "
         "(needed to widen it; the changes are printed)",
     )
-    p.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="print one JSON line per planned change; change nothing",
-    )
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,14 +78,7 @@ def run(args: argparse.Namespace) -> int:
         "crawl.max_depth": args.max_depth,
     }
     loaded = load_from_args(args, flags)
-    job = ReindexJob(
-        force=args.force,
-        dry_run=args.dry_run,
-        include=tuple(args.include),
-        exclude=tuple(args.exclude),
-        rescope=args.rescope,
-        sources=dict(loaded.sources),
-    )
+    job = _job(args, loaded)
     counts = {"add": 0, "update": 0, "delete": 0}
 
     def print_change(action: str, doc_id: str) -> None:
@@ -95,18 +94,28 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet and not args.dry_run:
         print(format_summary(result.stats.summary()), file=sys.stderr)
         print(f"deleted {result.deleted}", file=sys.stderr)
+    _print_refusals(result, args.force, args.dry_run)
+    if result.refused and not args.force:
+        return EXIT_GUARD
+    return 0
+
+
+def _job(args: argparse.Namespace, loaded: LoadedSettings) -> ReindexJob:
+    """The job's own choices from its flags (the settings' sources decide rescoping)."""
+    narrowing = (tuple(args.include), tuple(args.exclude))
+    return ReindexJob(args.force, args.dry_run, *narrowing, args.rescope, dict(loaded.sources))
+
+
+def _print_refusals(result: ReindexResult, force: bool, dry_run: bool) -> None:
     for message in result.refused:
-        if args.force:
+        if force:
             print(f"indexer: guard overridden by --force: {message}", file=sys.stderr)
         else:
-            verb = "would refuse" if args.dry_run else "refused"
+            verb = "would refuse" if dry_run else "refused"
             print(
                 f"indexer: {verb}: {message}; nothing deleted (--force deletes anyway)",
                 file=sys.stderr,
             )
-    if result.refused and not args.force:
-        return EXIT_GUARD
-    return 0
 
 
 def _summary_line(result: ReindexResult, counts: dict[str, int]) -> dict[str, Any]:

@@ -252,16 +252,8 @@ class Frontier(RecrawlRecords):
                 "resend=CASE WHEN :hash IS NULL THEN resend ELSE 0 END, "
                 "etag=COALESCE(:etag, etag), last_modified=COALESCE(:lm, last_modified), "
                 "content_hash=COALESCE(:hash, content_hash), updated=:now WHERE url=:url",
-                {
-                    "outcome": outcome,
-                    "reason": reason,
-                    "run": self.run,
-                    "hash": content_hash,
-                    "etag": etag,
-                    "lm": last_modified,
-                    "now": time.time(),
-                    "url": url,
-                },
+                {"outcome": outcome, "reason": reason, "run": self.run, "hash": content_hash}
+                | {"etag": etag, "lm": last_modified, "now": time.time(), "url": url},
             )
         else:
             self._db.execute(

@@ -103,18 +103,8 @@ def plan_scope(
     """
     if stored is None:
         return ScopePlan(crawl, stored=False)
-    given = scope_of(crawl)
-    effective = {key: stored.get(key, given[key]) for key in SCOPE_KEYS}
-    narrowed: dict[str, tuple[Any, Any]] = {}
-    changed: dict[str, tuple[Any, Any]] = {}
-    for key in SCOPE_KEYS:
-        old, new = effective[key], given[key]
-        if sources.get(f"crawl.{key}", "default") == "default" or old == new:
-            continue
-        if key in _LIMITS and new is not None and (old is None or new < old):
-            narrowed[f"crawl.{key}"] = (old, new)
-        else:
-            changed[f"crawl.{key}"] = (old, new)
+    effective = {key: stored.get(key, value) for key, value in scope_of(crawl).items()}
+    narrowed, changed = _compare(effective, scope_of(crawl), sources)
     if changed and not rescope:
         key, (old, new) = next(iter(changed.items()))
         raise ConfigError(
@@ -123,15 +113,28 @@ def plan_scope(
             "job keeps its crawl's scope: narrow it with --include/--exclude or a smaller "
             "limit, or pass --rescope to change it",
         )
-    to_store = None
-    if changed:
-        effective.update({key.removeprefix("crawl."): new for key, (_, new) in changed.items()})
-        to_store = dict(effective)
-    run_with = dict(effective)
-    run_with.update({key.removeprefix("crawl."): new for key, (_, new) in narrowed.items()})
-    return ScopePlan(
-        _with(crawl, run_with), stored=True, rescoped=changed, narrowed=narrowed, to_store=to_store
-    )
+    effective.update({key.removeprefix("crawl."): new for key, (_, new) in changed.items()})
+    run_with = effective | {key.removeprefix("crawl."): new for key, (_, new) in narrowed.items()}
+    to_store = dict(effective) if changed else None
+    return ScopePlan(_with(crawl, run_with), True, changed, narrowed, to_store)
+
+
+def _compare(
+    stored: dict[str, Any], given: dict[str, Any], sources: Mapping[str, Source]
+) -> tuple[dict[str, tuple[Any, Any]], dict[str, tuple[Any, Any]]]:
+    """``(narrowed, changed)``: given values that differ from the stored ones, split into
+    lower limits and the rest; values left at their default are not compared."""
+    narrowed: dict[str, tuple[Any, Any]] = {}
+    changed: dict[str, tuple[Any, Any]] = {}
+    for key in SCOPE_KEYS:
+        old, new = stored[key], given[key]
+        if sources.get(f"crawl.{key}", "default") == "default" or old == new:
+            continue
+        if key in _LIMITS and new is not None and (old is None or new < old):
+            narrowed[f"crawl.{key}"] = (old, new)
+        else:
+            changed[f"crawl.{key}"] = (old, new)
+    return narrowed, changed
 
 
 def _with(crawl: CrawlSettings, values: dict[str, Any]) -> CrawlSettings:

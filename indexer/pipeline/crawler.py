@@ -53,7 +53,7 @@ from indexer.errors import (
 from indexer.extract import SiteRule
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
-from indexer.models import FetchResult
+from indexer.models import ExtractedDoc, FetchResult
 from indexer.pipeline.grace import deletes_at_once
 from indexer.pipeline.page import ProcessedPage, process_page
 from indexer.pipeline.sitewide import REASON as SITEWIDE_REASON
@@ -186,11 +186,10 @@ class Crawler:
             defer_deletes=options.defer_deletes,
         )
         self.login = LoginRules(settings.crawl)
-        self.sitewide = SitewideDuplicates(
-            settings.crawl.sitewide_duplicate_share, frontier, self.stats, self.sink.delete
-        )
+        self.sitewide = SitewideDuplicates(settings.crawl, frontier, self.stats, self.sink.delete)
         self.aliases = SiteAliases()
         self._sitemap_origins: set[str] = set()
+        self._seed_urls: set[str] = set()
         self._sitemap_reader: SitemapReader | None = None
 
     # -- top level -------------------------------------------------------------------------
@@ -206,10 +205,7 @@ class Crawler:
         self._fetched = self.frontier.fetched_in_run()
         self._per_host = self.frontier.fetched_in_run_by_host()
         self._prefer_seed_origins()
-        self._enqueue(crawl.seeds, 0, from_seed=True)
-        self._enqueue(
-            [u for u in self.options.recheck if self.scope.allows(u)], crawl.max_depth or 0
-        )
+        self._queue_start()
         self._hosts = set(self.frontier.hosts_with_queued())
         workers = self.settings.extract.workers or os.cpu_count() or 1
         self.sink.open()
@@ -236,6 +232,14 @@ class Crawler:
             await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
         return self.stats
+
+    def _queue_start(self) -> None:
+        """Queue the seeds, then the ids to check again (reindex reconciliation)."""
+        crawl = self.settings.crawl
+        self._seed_urls = set(self._normalized(crawl.seeds))
+        self._enqueue(crawl.seeds, 0, from_seed=True)
+        recheck = [u for u in self.options.recheck if self.scope.allows(u)]
+        self._enqueue(recheck, crawl.max_depth or 0)
 
     def _in_index(self, claimed: Claimed) -> bool:
         """Whether the URL's document is in the index as stored (not left it, not marked to
@@ -354,6 +358,10 @@ class Crawler:
     def _start(
         self, claimed: Claimed, fetcher: Fetcher, robots: RobotsCache, pool: ProcessPoolExecutor
     ) -> None:
+        if claimed.url not in self._seed_urls and not self.scope.allows(claimed.url):
+            # known from an earlier run, outside this run's scope (a narrowed reindex)
+            self._finish(claimed.url, "out-of-scope", "outside this run's scope")
+            return
         if claimed.attempts == 0:
             self._fetched += 1
             self._per_host[claimed.host] = self._per_host.get(claimed.host, 0) + 1
@@ -501,10 +509,7 @@ class Crawler:
             self._finish(url, outcome, page.error)
             return
         doc = page.extracted
-        links: list[str] = []
-        if "nofollow" not in doc.robots and not _robots_header(fetched, "nofollow"):
-            links = doc.outlinks[: self.settings.crawl.max_links_per_page]
-            self._enqueue(links, claimed.depth + 1)
+        links = self._follow_links(claimed, fetched, doc)
         noindex = "noindex" in doc.robots or _robots_header(fetched, "noindex")
         if noindex and self.settings.crawl.obey_noindex:
             self._finish(url, "noindex", "meta robots or X-Robots-Tag noindex")
@@ -564,6 +569,14 @@ class Crawler:
             content_hash=digest,
             **validators,
         )
+
+    def _follow_links(self, claimed: Claimed, fetched: FetchResult, doc: ExtractedDoc) -> list[str]:
+        """Queue the page's links unless it says nofollow; returns the links queued."""
+        if "nofollow" in doc.robots or _robots_header(fetched, "nofollow"):
+            return []
+        links = doc.outlinks[: self.settings.crawl.max_links_per_page]
+        self._enqueue(links, claimed.depth + 1)
+        return links
 
     def _canonical_elsewhere(self, fetched: FetchResult, canonical: str | None, depth: int) -> bool:
         if not canonical:

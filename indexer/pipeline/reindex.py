@@ -178,24 +178,33 @@ async def reindex(
     if not (data_dir / "frontier.sqlite3").is_file():
         raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
     with Frontier(data_dir) as frontier:
+        stored = load_scope(frontier)
         plan = plan_scope(
-            load_scope(frontier),
-            settings.crawl,
-            job.sources or {},
-            rescope=job.rescope,
-            data_dir=data_dir,
+            stored, settings.crawl, job.sources or {}, rescope=job.rescope, data_dir=data_dir
         )
         if not job.dry_run:
             return await _run(settings, frontier, data_dir, job, plan, on_change)
-        with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
-            frontier.copy_to(Path(tmp))
-            if (data_dir / "missed.sqlite3").exists():
-                _copy_db(data_dir / "missed.sqlite3", Path(tmp) / "missed.sqlite3")
-            scratch = settings.model_copy(
-                update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
-            )
-            with Frontier(Path(tmp)) as copy:
-                return await _run(scratch, copy, Path(tmp), job, plan, on_change)
+        return await _dry_run(settings, frontier, job, plan, on_change)
+
+
+async def _dry_run(
+    settings: Settings,
+    frontier: Frontier,
+    job: ReindexJob,
+    plan: ScopePlan,
+    on_change: ChangeCallback | None,
+) -> ReindexResult:
+    """Run the job on a copy of the frontier and missed-runs counts; nothing is sent."""
+    data_dir = settings.crawl.data_dir
+    with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
+        frontier.copy_to(Path(tmp))
+        if (data_dir / "missed.sqlite3").exists():
+            _copy_db(data_dir / "missed.sqlite3", Path(tmp) / "missed.sqlite3")
+        scratch = settings.model_copy(
+            update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
+        )
+        with Frontier(Path(tmp)) as copy:
+            return await _run(scratch, copy, Path(tmp), job, plan, on_change)
 
 
 def _job_settings(settings: Settings, frontier: Frontier, plan: ScopePlan) -> Settings:
@@ -242,8 +251,20 @@ async def _run(
     totals = _reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
     result.refusals = _guard(settings, result.deletes, totals)
-    if result.refusals and not job.force and not job.dry_run:  # a dry run shows the plan
-        return result
+    if not result.refusals or job.force or job.dry_run:  # a dry run shows the plan anyway
+        await _apply(settings, frontier, data_dir, job, result, on_change)
+    return result
+
+
+async def _apply(
+    settings: Settings,
+    frontier: Frontier,
+    data_dir: Path,
+    job: ReindexJob,
+    result: ReindexResult,
+    on_change: ChangeCallback | None,
+) -> None:
+    """Report the planned deletions; unless a dry run, delete them and forget them."""
     ids = [doc_id for group in result.deletes.values() for doc_id in group]
     for doc_id in ids:
         if on_change is not None:
@@ -252,7 +273,6 @@ async def _run(
         await asyncio.to_thread(_delete_from_solr, settings, ids)
         _forget(data_dir, frontier, ids)
         result.deleted = len(ids)
-    return result
 
 
 def _in_scope(by_host: dict[str, list[str]], scope: Scope) -> tuple[str, ...]:

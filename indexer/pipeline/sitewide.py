@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from indexer.crawl.frontier import Frontier
 from indexer.report import RunStats
+from indexer.settings import CrawlSettings
 
 #: Fewest pages with one hash that make a site-wide duplicate.
 MIN_PAGES = 5
@@ -35,16 +36,20 @@ class SitewideDuplicates:
     """Counts main-content hashes per host in the current run and judges pages.
 
     Args:
-        share: ``crawl.sitewide_duplicate_share`` (0 < share ≤ 1).
+        crawl: for ``crawl.sitewide_duplicate_share`` (0 < share ≤ 1).
         frontier: the run's frontier (stores each URL's hash of the run).
         stats: the run's counters (outcomes of pages judged again are moved).
         delete: deletes a document id (the crawl's sink).
     """
 
     def __init__(
-        self, share: float, frontier: Frontier, stats: RunStats, delete: Callable[[str], None]
+        self,
+        crawl: CrawlSettings,
+        frontier: Frontier,
+        stats: RunStats,
+        delete: Callable[[str], None],
     ) -> None:
-        self._share = share
+        self._share = crawl.sitewide_duplicate_share
         self._frontier = frontier
         self._stats = stats
         self._delete = delete

@@ -1,0 +1,108 @@
+"""Pure rules of issue 13: grace per outcome, login walls, stored scope, site-wide
+duplicates counted in a real frontier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from indexer.crawl.frontier import Frontier
+from indexer.crawl.login import LoginRules, has_password_form
+from indexer.crawl.stored_scope import plan_scope, scope_of
+from indexer.errors import ConfigError
+from indexer.outcomes import Effect, info
+from indexer.pipeline.grace import counts_as_missed, deletes_at_once
+from indexer.pipeline.sitewide import SitewideDuplicates
+from indexer.report import RunStats
+from indexer.settings import CrawlSettings, ReindexSettings
+
+
+def test_grace_per_outcome() -> None:
+    assert info("http-404").effect is Effect.DELETE_AFTER_GRACE
+    assert info("sitewide-duplicate").effect is Effect.KEEP
+    assert deletes_at_once("http-410", ReindexSettings())
+    assert not deletes_at_once("http-410", ReindexSettings(delete_410_at_once=False))
+    assert not deletes_at_once("http-404", ReindexSettings())
+    assert counts_as_missed("http-404") and counts_as_missed("login-required")
+    assert counts_as_missed("http-410")
+    for kept in (None, "max-pages", "http-503", "timeout", "sitewide-duplicate", "bogus"):
+        assert not counts_as_missed(kept), kept
+
+
+def test_password_field_is_found_in_any_ascii_compatible_page() -> None:
+    assert has_password_form(b"<form><INPUT name=p TYPE=password></form>")
+    assert has_password_form("<input type='password'/>ログイン".encode("shift_jis"))
+    assert not has_password_form(b'<input type="text" name="password">')
+    assert not has_password_form(b"<p>type=password is a field</p>")
+
+
+def test_login_rules_judge_redirects_and_direct_pages() -> None:
+    rules = LoginRules(CrawlSettings())
+    form = b'<input type="password">'
+    assert rules.is_login_url("http://a/account/Login.aspx?ReturnUrl=%2f")
+    assert rules.is_login_url("http://sso.a/adfs/ls/?wa=wsignin1.0")
+    assert not rules.is_login_url("http://a/blog/login-tips-for-users.html")
+    assert rules.judge("http://a/x", "http://a/portal/enter.html", form) is not None
+    assert rules.judge("http://a/x", "http://a/x2", b"<p>moved</p>") is None
+    assert _outcome(rules.judge("http://a/x", "http://a/login", b"")) == "login-required"
+    # a content page with a login box in its sidebar is not a login page
+    assert rules.judge("http://a/news.html", "http://a/news.html", form) is None
+    page = "http://a/portal/enter.html"  # learned as a login target above
+    assert _outcome(rules.judge(page, page, b"")) == "login-page"
+    with pytest.raises(ConfigError, match=r"crawl\.login_patterns"):
+        LoginRules(CrawlSettings(login_patterns=("(",)))
+
+
+def _outcome(verdict: tuple[str, str] | None) -> str | None:
+    return None if verdict is None else verdict[0]
+
+
+def test_stored_scope_narrows_and_refuses_widening(tmp_path: Path) -> None:
+    stored = scope_of(CrawlSettings(seeds=("http://a/",), include=("/a/",), max_pages=10))
+    given = {"crawl.max_pages": "flag"}
+    smaller = plan_scope(
+        stored, CrawlSettings(max_pages=5), given, rescope=False, data_dir=tmp_path
+    )
+    assert smaller.crawl.max_pages == 5 and smaller.to_store is None
+    assert smaller.crawl.include == ("/a/",) and smaller.crawl.seeds == ("http://a/",)
+    with pytest.raises(ConfigError, match=r"crawl\.max_pages.*--rescope"):
+        plan_scope(stored, CrawlSettings(max_pages=50), given, rescope=False, data_dir=tmp_path)
+    wider = plan_scope(stored, CrawlSettings(max_pages=50), given, rescope=True, data_dir=tmp_path)
+    assert wider.rescoped == {"crawl.max_pages": (10, 50)}
+    assert wider.to_store is not None and wider.to_store["max_pages"] == 50
+    # a setting left at its default is not a request: the stored value stays
+    untouched = plan_scope(stored, CrawlSettings(), {}, rescope=False, data_dir=tmp_path)
+    assert untouched.crawl.max_pages == 10 and untouched.crawl.include == ("/a/",)
+    assert plan_scope(None, CrawlSettings(), {}, rescope=False, data_dir=tmp_path).stored is False
+
+
+def test_sitewide_duplicate_crosses_at_five_pages_and_settles_earlier(tmp_path: Path) -> None:
+    with Frontier(tmp_path) as frontier:
+        frontier.start_run(False)
+        urls = [f"http://a/p{i}" for i in range(8)]
+        frontier.add([(u, "a", 1) for u in urls])
+        deleted: list[str] = []
+        stats = RunStats()
+        judge = SitewideDuplicates(CrawlSettings(), frontier, stats, deleted.append)
+        for i, url in enumerate(urls[:2]):  # two real pages
+            assert frontier.claim("a", 1e12) is not None
+            assert not judge.is_duplicate(url, "a", f"real{i}")
+            frontier.finish(url, "indexed", reached=True, content_hash=f"real{i}")
+        verdicts = []
+        for url in urls[2:]:  # then the maintenance page everywhere
+            assert frontier.claim("a", 1e12) is not None
+            verdicts.append(judge.is_duplicate(url, "a", "maint"))
+            if not verdicts[-1]:
+                first = url == urls[2]
+                outcome = "indexed" if first else "duplicate"
+                frontier.finish(
+                    url, outcome, reached=first, content_hash="maint" if first else None
+                )
+                stats.record(outcome)
+            else:
+                frontier.finish(url, "sitewide-duplicate")
+        assert verdicts == [False, False, False, False, True, True]
+        assert judge.is_sitewide("a", "maint") and not judge.is_sitewide("a", "real0")
+        assert stats.outcomes["sitewide-duplicate"] == 4 and stats.outcomes["indexed"] == 0
+        assert deleted == [urls[2]], "a page first seen with the maintenance text is taken out"
