@@ -25,6 +25,7 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
 from typing import Any
@@ -189,3 +190,53 @@ def frontier_outcomes(data_dir: Path) -> dict[str, str]:
 def plan_lines(proc: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
     """The JSON lines a ``reindex --dry-run`` printed."""
     return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+
+
+@dataclass
+class Night:
+    """A listing site crawled once into Solr (the first night).
+
+    Attributes:
+        site: the controlled site; url: its base URL; data: the data directory;
+        args: the flags every night shares; paths: the listing's paths (listing first).
+    """
+
+    site: ControlledSite
+    url: str
+    data: Path
+    args: list[str]
+    paths: list[str]
+
+    def reindex(self, *more: str) -> subprocess.CompletedProcess[str]:
+        """One more night: ``indexer reindex``, which must succeed."""
+        proc = cli("reindex", *self.args, *more)
+        assert proc.returncode == 0, proc.stderr
+        return proc
+
+
+@contextmanager
+def first_night(
+    solr: tuple[str, str], tmp_path: Path, prefix: str, pages: int, *more: str
+) -> Iterator[Night]:
+    """Serve a listing of ``pages`` pages under ``prefix`` and crawl it into Solr."""
+    site = ControlledSite(tmp_path / "site")
+    paths = write_listing(site.root, prefix, pages)
+    data = tmp_path / "data"
+    with serve(site) as url:
+        args = [*job_args(*solr, data), *more]
+        crawl = cli("crawl", *args, f"{url}{prefix}/index.html")
+        assert crawl.returncode == 0, crawl.stderr
+        assert len(solr_docs(*solr)) == pages + 1
+        yield Night(site, url, data, args, paths)
+
+
+def lose_frontier_rows(data: Path, where: str, params: Sequence[Any]) -> None:
+    """Delete the frontier rows matching ``where`` with sqlite3 (the database stays valid)
+    and every stored outlink, as a frontier from before outlinks were kept."""
+    db = sqlite3.connect(data / "frontier.sqlite3")
+    try:
+        with db:
+            db.executemany(f"DELETE FROM urls WHERE {where}", [tuple(params)])
+            db.execute("DELETE FROM outlinks")
+    finally:
+        db.close()

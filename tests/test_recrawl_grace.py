@@ -7,15 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.recrawl_site import (
-    ControlledSite,
-    cli,
-    frontier_outcomes,
-    job_args,
-    serve,
-    solr_docs,
-    write_listing,
-)
+from tests.recrawl_site import cli, first_night, frontier_outcomes, solr_docs
 
 pytestmark = pytest.mark.solr
 PAGES = 39  # plus the listing: 40 documents
@@ -25,29 +17,21 @@ def test_broken_deploy_404_night_waits_and_recovers(
     solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
     base, core = solr_core
-    site = ControlledSite(tmp_path / "site")
-    paths = write_listing(site.root, "/news", PAGES)
-    broken = paths[1:7]  # 6 of 40 pages: 15 %, under the 20 % guard
-    with serve(site) as url:
-        args = job_args(base, core, tmp_path / "data")
-        assert cli("crawl", *args, f"{url}/news/index.html").returncode == 0
-        assert len(solr_docs(base, core)) == PAGES + 1
-
-        site.set(status={p: 404 for p in broken})  # night 2: the broken deploy
-        night = cli("reindex", *args)
-        assert night.returncode == 0, night.stderr
+    with first_night(solr_core, tmp_path, "/news", PAGES) as night:
+        url, paths = night.url, night.paths
+        broken = paths[1:7]  # 6 of 40 pages: 15 %, under the 20 % guard
+        night.site.set(status={p: 404 for p in broken})  # night 2: the broken deploy
+        night.reindex()
         assert len(solr_docs(base, core)) == PAGES + 1, "a 404 deleted before its grace runs"
-        outcomes = frontier_outcomes(tmp_path / "data")
+        outcomes = frontier_outcomes(night.data)
         assert all(outcomes[url + p] == "http-404" for p in broken)
 
-        night = cli("reindex", *args)  # night 3: still broken: grace over, 15 % deleted
-        assert night.returncode == 0, night.stderr
+        night.reindex()  # night 3: still broken: grace over, 15 % deleted
         assert len(solr_docs(base, core)) == PAGES + 1 - len(broken)
 
-        site.set()  # night 4: recovered; the listing answers 304
-        night = cli("reindex", *args)
-        assert night.returncode == 0, night.stderr
-        outcomes = frontier_outcomes(tmp_path / "data")
+        night.site.set()  # night 4: recovered; the listing answers 304
+        night.reindex()
+        outcomes = frontier_outcomes(night.data)
         assert outcomes[f"{url}/news/index.html"] == "not-modified"
         docs = solr_docs(base, core)
         assert sorted(docs) == sorted(url + p for p in paths), "a recovered page was lost"
@@ -59,36 +43,27 @@ def test_guard_counts_404_deletions_and_410_goes_at_once(
     solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
     base, core = solr_core
-    site = ControlledSite(tmp_path / "site")
-    paths = write_listing(site.root, "/docs", 19)  # 20 documents
-    with serve(site) as url:
-        args = job_args(base, core, tmp_path / "data")
-        assert cli("crawl", *args, f"{url}/docs/index.html").returncode == 0
-        gone = {paths[1]: 410}
-        broken = {p: 404 for p in paths[2:8]}  # 6 of 20: 30 %
-        site.set(status={**gone, **broken})
-        night = cli("reindex", *args)
-        assert night.returncode == 0, night.stderr
+    with first_night(solr_core, tmp_path, "/docs", 19) as night:  # 20 documents
+        gone = {night.paths[1]: 410}
+        broken = {p: 404 for p in night.paths[2:8]}  # 6 of 20: 30 %
+        night.site.set(status={**gone, **broken})
+        night.reindex()
         docs = solr_docs(base, core)
-        assert url + paths[1] not in docs, "410 Gone waits no grace"
+        assert night.url + night.paths[1] not in docs, "410 Gone waits no grace"
         assert len(docs) == 19
-        night = cli("reindex", *args)
-        assert night.returncode == 3, night.stderr  # 6 of 19 > 20 %: refused
-        assert "6 of 19 documents" in night.stderr and "nothing deleted" in night.stderr
+        refused = cli("reindex", *night.args)
+        assert refused.returncode == 3, refused.stderr  # 6 of 19 > 20 %: refused
+        assert "6 of 19 documents" in refused.stderr and "nothing deleted" in refused.stderr
         assert len(solr_docs(base, core)) == 19
 
 
 def test_410_can_wait_like_a_404(solr_core: tuple[str, str], tmp_path: Path) -> None:
-    base, core = solr_core
-    site = ControlledSite(tmp_path / "site")
-    paths = write_listing(site.root, "/docs", 9)
     config = tmp_path / "grace.toml"
     config.write_text("[reindex]\ndelete_410_at_once = false\n", "utf-8")
-    with serve(site) as url:
-        args = [*job_args(base, core, tmp_path / "data"), "--config", str(config)]
-        assert cli("crawl", *args, f"{url}/docs/index.html").returncode == 0
-        site.set(status={paths[3]: 410})
-        assert cli("reindex", *args).returncode == 0
-        assert url + paths[3] in solr_docs(base, core)
-        assert cli("reindex", *args).returncode == 0
-        assert url + paths[3] not in solr_docs(base, core)
+    with first_night(solr_core, tmp_path, "/docs", 9, "--config", str(config)) as night:
+        gone = night.url + night.paths[3]
+        night.site.set(status={night.paths[3]: 410})
+        night.reindex()
+        assert gone in solr_docs(*solr_core)
+        night.reindex()
+        assert gone not in solr_docs(*solr_core)

@@ -3,20 +3,11 @@ still answers 200; a forgotten id is fetched and its answer decides."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from tests.recrawl_site import (
-    ControlledSite,
-    cli,
-    frontier_outcomes,
-    job_args,
-    serve,
-    solr_docs,
-    write_listing,
-)
+from tests.recrawl_site import first_night, frontier_outcomes, lose_frontier_rows, solr_docs
 
 pytestmark = pytest.mark.solr
 PAGES = 59  # plus the listing: 60 documents
@@ -26,24 +17,14 @@ def test_lost_frontier_rows_are_fetched_before_anything_is_deleted(
     solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
     base, core = solr_core
-    site = ControlledSite(tmp_path / "site")
-    paths = write_listing(site.root, "/kb", PAGES)
-    data = tmp_path / "data"
-    with serve(site) as url:
-        args = job_args(base, core, data)
-        assert cli("crawl", *args, f"{url}/kb/index.html").returncode == 0
-        assert len(solr_docs(base, core)) == PAGES + 1
+    with first_night(solr_core, tmp_path, "/kb", PAGES) as night:
+        url, paths, data = night.url, night.paths, night.data
         lost = [url + p for p in paths[1:11]]  # 10 of 60 rows, 17 %: under the guard
-        db = sqlite3.connect(data / "frontier.sqlite3")
-        with db:
-            db.executemany("DELETE FROM urls WHERE url=?", [(u,) for u in lost])
-            db.execute("DELETE FROM outlinks")  # no stored links lead back to them either
-        db.close()
-        (site.root / paths[10].lstrip("/")).unlink()  # one of them is really gone
-
+        marks = ",".join("?" * len(lost))  # and no stored links lead back to them
+        lose_frontier_rows(data, f"url IN ({marks})", lost)
+        (night.site.root / paths[10].lstrip("/")).unlink()  # one of them is really gone
         for _night in range(3):  # past delete_grace_runs
-            night = cli("reindex", *args)
-            assert night.returncode == 0, night.stderr
+            night.reindex()
         docs = solr_docs(base, core)
         assert sorted(docs) == sorted(url + p for p in paths if p != paths[10])
         outcomes = frontier_outcomes(data)
@@ -55,19 +36,9 @@ def test_ids_not_fetched_because_of_a_limit_are_kept(
     solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
     """Only an answer confirms a page gone: a limit that stops the run deletes nothing."""
-    base, core = solr_core
-    site = ControlledSite(tmp_path / "site")
-    write_listing(site.root, "/kb", 19)
-    data = tmp_path / "data"
-    with serve(site) as url:
-        args = job_args(base, core, data)
-        assert cli("crawl", *args, f"{url}/kb/index.html").returncode == 0
-        db = sqlite3.connect(data / "frontier.sqlite3")
-        with db:
-            db.execute("DELETE FROM urls WHERE url != ?", (f"{url}/kb/index.html",))
-            db.execute("DELETE FROM outlinks")
-        db.close()
+    with first_night(solr_core, tmp_path, "/kb", 19) as night:
+        url, data = night.url, night.data
+        lose_frontier_rows(data, "url != ?", [f"{url}/kb/index.html"])
         for _night in range(3):
-            night = cli("reindex", *args, "--max-pages", "5")
-            assert night.returncode == 0, night.stderr
-        assert len(solr_docs(base, core)) == 20
+            night.reindex("--max-pages", "5")
+        assert len(solr_docs(*solr_core)) == 20

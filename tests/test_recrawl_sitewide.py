@@ -11,6 +11,7 @@ import pytest
 from tests.recrawl_site import (
     ControlledSite,
     cli,
+    first_night,
     frontier_outcomes,
     job_args,
     plan_lines,
@@ -31,14 +32,9 @@ def test_maintenance_nights_replace_nothing_and_recovery_restores(
     solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
     base, core = solr_core
-    site = ControlledSite(tmp_path / "site")
-    paths = write_listing(site.root, "/wiki", PAGES)
-    data = tmp_path / "data"
-    with serve(site) as url:
-        args = job_args(base, core, data)
-        assert cli("crawl", *args, f"{url}/wiki/index.html").returncode == 0
+    with first_night(solr_core, tmp_path, "/wiki", PAGES) as night:
+        site, url, args, paths, data = night.site, night.url, night.args, night.paths, night.data
         real = solr_docs(base, core)
-        assert len(real) == PAGES + 1
 
         site.set(mode="maintenance", since=int(time.time()))
         dry = cli("reindex", *args, "--dry-run")
@@ -46,8 +42,7 @@ def test_maintenance_nights_replace_nothing_and_recovery_restores(
         summary = plan_lines(dry)[-1]
         assert summary["summary"] is True and summary["delete"] == 0
         for _night in range(2):  # two maintenance nights: past delete_grace_runs
-            night = cli("reindex", *args)
-            assert night.returncode == 0, night.stderr
+            night.reindex()
             outcomes = frontier_outcomes(data)
             judged = [p for p in paths if outcomes[url + p] == "sitewide-duplicate"]
             assert len(judged) == len(paths), outcomes
@@ -57,8 +52,7 @@ def test_maintenance_nights_replace_nothing_and_recovery_restores(
             assert len(_maintenance_docs(docs)) <= 1
 
         site.set()  # recovery night
-        night = cli("reindex", *args)
-        assert night.returncode == 0, night.stderr
+        night.reindex()
         docs = solr_docs(base, core)
         assert _maintenance_docs(docs) == []
         assert {i: d["content"] for i, d in docs.items()} == {
