@@ -3,6 +3,7 @@ duplicates counted in a real frontier."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -77,32 +78,65 @@ def test_stored_scope_narrows_and_refuses_widening(tmp_path: Path) -> None:
     assert plan_scope(None, CrawlSettings(), {}, rescope=False, data_dir=tmp_path).stored is False
 
 
-def test_sitewide_duplicate_crosses_at_five_pages_and_settles_earlier(tmp_path: Path) -> None:
-    with Frontier(tmp_path) as frontier:
+class _Run:
+    """One run over a real frontier: pages answer hashes; sent documents are recorded."""
+
+    def __init__(self, frontier: Frontier, urls: list[str]) -> None:
+        self.frontier, self.sent, self.deleted = frontier, [], []  # type: ignore[var-annotated]
+        self.stats = RunStats()
         frontier.start_run(False)
-        urls = [f"http://a/p{i}" for i in range(8)]
         frontier.add([(u, "a", 1) for u in urls])
-        deleted: list[str] = []
-        stats = RunStats()
-        judge = SitewideDuplicates(CrawlSettings(), frontier, stats, deleted.append)
-        for i, url in enumerate(urls[:2]):  # two real pages
-            assert frontier.claim("a", 1e12) is not None
-            assert not judge.is_duplicate(url, "a", f"real{i}")
-            frontier.finish(url, "indexed", reached=True, content_hash=f"real{i}")
-        verdicts = []
-        for url in urls[2:]:  # then the maintenance page everywhere
-            assert frontier.claim("a", 1e12) is not None
-            verdicts.append(judge.is_duplicate(url, "a", "maint"))
-            if not verdicts[-1]:
-                first = url == urls[2]
-                outcome = "indexed" if first else "duplicate"
-                frontier.finish(
-                    url, outcome, reached=first, content_hash="maint" if first else None
-                )
-                stats.record(outcome)
+        self.judge = SitewideDuplicates(CrawlSettings(), frontier, self.stats, self.deleted.append)
+
+    def page(self, url: str, digest: str) -> None:
+        assert self.frontier.claim("a", 1e12) is not None
+        if self.judge.is_duplicate(url, "a", digest):
+            self.frontier.finish(url, "sitewide-duplicate")
+            return
+
+        def send() -> None:
+            if self.frontier.same_content(digest, "a", url) is None:
+                self.sent.append(url)
+                self.frontier.finish(url, "indexed", reached=True, content_hash=digest)
             else:
-                frontier.finish(url, "sitewide-duplicate")
-        assert verdicts == [False, False, False, False, True, True]
-        assert judge.is_sitewide("a", "maint") and not judge.is_sitewide("a", "real0")
-        assert stats.outcomes["sitewide-duplicate"] == 4 and stats.outcomes["indexed"] == 0
-        assert deleted == [urls[2]], "a page first seen with the maintenance text is taken out"
+                self.frontier.finish(url, "duplicate")
+
+        self.judge.admit(url, "a", digest, send)
+
+
+def test_maintenance_from_the_start_of_a_run_sends_nothing(tmp_path: Path) -> None:
+    urls = [f"http://a/p{i}" for i in range(12)]
+    with Frontier(tmp_path) as frontier:
+        run = _Run(frontier, urls)
+        for url in urls:
+            run.page(url, "maint")
+        run.judge.release_all()
+        assert run.sent == [] and run.deleted == []
+        assert run.judge.is_sitewide("a", "maint")
+        assert set(frontier.outcomes_in_run("a").values()) == {"sitewide-duplicate"}
+        assert run.stats.outcomes["sitewide-duplicate"] == 4  # the held ones
+
+
+def test_maintenance_mid_run_restores_the_page_sent_before(tmp_path: Path) -> None:
+    urls = [f"http://a/p{i}" for i in range(30)]
+    with Frontier(tmp_path) as frontier:
+        first = _Run(frontier, urls)  # night 1: every page real
+        for i, url in enumerate(urls):
+            first.page(url, f"real{i}")
+        first.judge.release_all()
+        assert len(first.sent) == 30
+        run = _Run(frontier, urls)  # night 2: the window opens after 12 pages
+        for i, url in enumerate(urls):
+            run.page(url, f"real{i}" if i < 12 else "maint")
+        run.judge.release_all()
+        assert run.sent == urls[:13], "held real pages are sent in order, then at once"
+        assert run.judge.is_sitewide("a", "maint") and not run.judge.is_sitewide("a", "real0")
+        outcomes = frontier.outcomes_in_run("a")
+        assert {outcomes[u] for u in urls[12:]} == {"sitewide-duplicate"}
+        assert run.deleted == [], "the page had a document before: restored, not deleted"
+    db = sqlite3.connect(tmp_path / "frontier.sqlite3")
+    row = db.execute(
+        "SELECT content_hash, etag, last_modified, resend FROM urls WHERE url=?", (urls[12],)
+    ).fetchone()
+    db.close()
+    assert row == ("real12", None, None, 1), "previous hash, no validators, sent again"

@@ -37,6 +37,11 @@ def _site(root: Path) -> ControlledSite:
     return site
 
 
+def _revise(root: Path) -> None:
+    for page in root.rglob("*.html"):
+        page.write_text(page.read_text("utf-8").replace("です。", "です（改訂）。"), "utf-8")
+
+
 def _count(docs: dict[str, object], url: str, prefix: str) -> int:
     return sum(doc_id.startswith(url + prefix) for doc_id in docs)
 
@@ -58,6 +63,7 @@ def test_two_jobs_on_one_host_keep_their_scopes(solr_core: tuple[str, str], tmp_
         assert len(before) == 30
 
         (site.root / "bad" / "p0.html").unlink()  # job A's page really goes
+        _revise(site.root)  # every page changes: links are read again from every page
         for _night in range(2):
             for job in (job_a, job_b):
                 night = cli("reindex", *job)

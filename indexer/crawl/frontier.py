@@ -368,7 +368,10 @@ class Frontier(RecrawlRecords):
             return removed
 
     def forget_host(self, host: str) -> int:
-        """Remove every URL of ``host``; returns how many."""
+        """Remove every URL of ``host`` (and its stored outlinks); returns how many."""
+        self._db.execute(
+            "DELETE FROM outlinks WHERE url IN (SELECT url FROM urls WHERE host=?)", (host,)
+        )
         return self._db.execute("DELETE FROM urls WHERE host=?", (host,)).rowcount
 
     def copy_to(self, data_dir: Path) -> None:

@@ -225,6 +225,8 @@ class Crawler:
                         fetcher, self.settings.fetch.max_body_bytes
                     )
                     await self._dispatch(fetcher, robots, pool)
+                    if not self.options.stop.is_set():  # else they are fetched on resume
+                        self.sitewide.release_all()
             if not self.options.stop.is_set():
                 self._finish_left_over()
                 self.frontier.finish_run()
@@ -536,6 +538,21 @@ class Crawler:
             self.frontier.save_outlinks(url, links)  # followed again when it answers 304
             self._finish(url, "unchanged", "main content hash unchanged", reached=True)
             return
+        self.sitewide.admit(
+            url, host, digest, lambda: self._index_page(claimed, fetched, page, digest, links)
+        )
+
+    def _index_page(
+        self,
+        claimed: Claimed,
+        fetched: FetchResult,
+        page: ProcessedPage,
+        digest: str,
+        links: list[str],
+    ) -> None:
+        """Send a page's document unless another URL of this run holds the same one."""
+        url, doc = claimed.url, page.extracted
+        assert doc is not None
         twin = self.frontier.same_content(digest, claimed.host, url)
         if twin is not None:  # e.g. / and /index.html: one document, not two
             self._finish(url, "duplicate", f"same main content as {twin}")
