@@ -35,10 +35,11 @@ log = logging.getLogger(__name__)
 
 #: Fewest pages with one hash that make a site-wide duplicate.
 MIN_PAGES = 5
-#: A host's first hashed pages whose documents wait for the verdict.
-HOLD_PAGES = 10
+#: A host's first hashed pages whose documents wait for the verdict (as few as can make
+#: one: a killed crawl fetches those again on resume).
+HOLD_PAGES = MIN_PAGES
 #: Documents held back at most, over all hosts (beyond, they are sent at once).
-MAX_HELD = 1000
+MAX_HELD = 200
 OUTCOME = "sitewide-duplicate"
 REASON = "same main content as crawl.sitewide_duplicate_share of the host's pages in this run"
 
