@@ -16,7 +16,7 @@ from indexer.outcomes import Effect, info
 from indexer.pipeline.grace import counts_as_missed, deletes_at_once
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.report import RunStats
-from indexer.settings import CrawlSettings, ReindexSettings
+from indexer.settings import CrawlSettings, ReindexSettings, load_settings
 
 
 def test_grace_per_outcome() -> None:
@@ -52,7 +52,7 @@ def test_login_rules_judge_redirects_and_direct_pages() -> None:
     page = "http://a/portal/enter.html"  # learned as a login target above
     assert _outcome(rules.judge(page, page, b"")) == "login-page"
     with pytest.raises(ConfigError, match=r"crawl\.login_patterns"):
-        LoginRules(CrawlSettings(login_patterns=("(",)))
+        load_settings(flags={"crawl.login_patterns": ("(",)}, environ={})
 
 
 def _outcome(verdict: tuple[str, str] | None) -> str | None:

@@ -8,12 +8,17 @@ import json
 import sys
 from typing import Any
 
-from indexer.cli.common import add_common, configure_logging, load_from_args
+from indexer.cli.options import (
+    ExitCode,
+    add_common,
+    add_solr_target,
+    configure_logging,
+    load_from_args,
+    solr_flags,
+)
 from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
 from indexer.report import format_summary
 from indexer.settings import LoadedSettings
-
-EXIT_GUARD = 3
 
 
 def add_parser(sub: Any) -> None:
@@ -26,9 +31,7 @@ def add_parser(sub: Any) -> None:
         "guard refuses (nothing deleted).",
     )
     add_common(p)
-    p.add_argument("--solr", help="Solr base URL (solr.url)")
-    p.add_argument("--core", help="core or collection (solr.core)")
-    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+    add_solr_target(p)
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
     _add_scope_flags(p)
@@ -69,9 +72,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the job; exit 0, or 3 when the guard refused the deletions."""
     configure_logging(args.verbose, args.quiet or args.dry_run)
     flags = {
-        "solr.url": args.solr,
-        "solr.core": args.core,
-        "solr.collection": args.collection,
+        **solr_flags(args),
         "fetch.delay": args.delay,
         "crawl.max_pages": args.max_pages,
         "crawl.max_pages_per_host": args.max_pages_per_host,
@@ -96,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"deleted {result.deleted}", file=sys.stderr)
     _print_refusals(result, args.force, args.dry_run)
     if result.refused and not args.force:
-        return EXIT_GUARD
-    return 0
+        return ExitCode.GUARD
+    return ExitCode.OK
 
 
 def _job(args: argparse.Namespace, loaded: LoadedSettings) -> ReindexJob:

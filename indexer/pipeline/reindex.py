@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.scope import Scope, build_scope
 from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
-from indexer.crawl.urls import Scope, host_of, site_of
+from indexer.crawl.urls import host_of, site_of
 from indexer.errors import ConfigError
 from indexer.index.writer import SolrWriter
-from indexer.pipeline.crawler import Crawler, CrawlOptions, build_scope
-from indexer.pipeline.grace import counts_as_missed
+from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.reconcile import Refusal, forget, guard, reconcile
+from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings, Source
 from indexer.solr.search import host_ids
@@ -66,24 +68,6 @@ class ReindexJob:
     sources: dict[str, Source] | None = None
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """The guard's refusal for one host: ``delete`` planned of ``total`` documents."""
-
-    host: str
-    delete: int
-    total: int
-    share: float
-
-    @property
-    def message(self) -> str:
-        """One line naming the host, the counts and the setting."""
-        return (
-            f"{self.host}: {self.delete} of {self.total} documents would be deleted "
-            f"({self.delete / self.total:.0%} > reindex.max_delete_share={self.share:.0%})"
-        )
-
-
 @dataclass
 class ReindexResult:
     """What a reindex job did or would do.
@@ -106,43 +90,6 @@ class ReindexResult:
     def refused(self) -> list[str]:
         """The guard's messages, one per refused host."""
         return [r.message for r in self.refusals]
-
-
-class MissedRuns:
-    """Counts, per document id, the reindex runs in a row that did not reach it (SQLite).
-
-    Args:
-        path: database file under the data directory.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.execute("CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)")
-
-    def close(self) -> None:
-        """Close the database."""
-        self._db.close()
-
-    def update(self, reached: set[str], in_solr: list[str]) -> dict[str, int]:
-        """Reset reached ids, count one more miss for the others; returns their counts."""
-        counts: dict[str, int] = {}
-        self._db.execute("BEGIN")
-        for doc_id in in_solr:
-            if doc_id in reached:
-                self._db.execute("DELETE FROM missed WHERE id=?", (doc_id,))
-                continue
-            row = self._db.execute(
-                "INSERT INTO missed (id, runs) VALUES (?, 1) ON CONFLICT(id) DO UPDATE "
-                "SET runs = runs + 1 RETURNING runs",
-                (doc_id,),
-            ).fetchone()
-            counts[doc_id] = int(row[0])
-        self._db.execute("COMMIT")
-        return counts
-
-    def forget(self, ids: list[str]) -> None:
-        """Drop ids that were deleted."""
-        self._db.executemany("DELETE FROM missed WHERE id=?", [(i,) for i in ids])
 
 
 async def reindex(
@@ -226,14 +173,12 @@ async def _run(
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
     scoped = _job_settings(settings, frontier, plan)
-    scope = build_scope(scoped, job.include, job.exclude)
+    scope = build_scope(scoped.crawl, job.include, job.exclude)
     hosts = [h for h in frontier.known_hosts() if site_of(h) in scope.sites]
     before = await asyncio.to_thread(_ids_by_host, settings, hosts)
     options = CrawlOptions(
         use_solr=not job.dry_run,
-        skip_unchanged=True,
-        present=frozenset(doc_id for ids in before.values() for doc_id in ids),
-        defer_deletes=True,
+        reindex=ReindexPolicy(present=frozenset(i for ids in before.values() for i in ids)),
         on_change=on_change,
         recheck=_in_scope(before, scope),
         narrow_include=job.include,
@@ -248,9 +193,9 @@ async def _run(
     for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)
     after = await asyncio.to_thread(_ids_by_host, settings, hosts)
-    totals = _reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
+    totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
-    result.refusals = _guard(settings, result.deletes, totals)
+    result.refusals = guard(settings, result.deletes, totals)
     if not result.refusals or job.force or job.dry_run:  # a dry run shows the plan anyway
         await _apply(settings, frontier, data_dir, job, result, on_change)
     return result
@@ -271,7 +216,7 @@ async def _apply(
             on_change("delete", doc_id)
     if not job.dry_run and ids:
         await asyncio.to_thread(_delete_from_solr, settings, ids)
-        _forget(data_dir, frontier, ids)
+        forget(data_dir, frontier, ids)
         result.deleted = len(ids)
 
 
@@ -285,69 +230,12 @@ def _ids_by_host(settings: Settings, hosts: list[str]) -> dict[str, list[str]]:
     return {host: host_ids(settings.solr, host) for host in hosts}
 
 
-def _reconcile(
-    settings: Settings,
-    frontier: Frontier,
-    data_dir: Path,
-    in_index: dict[str, list[str]],
-    planned: dict[str, set[str]],
-    in_scope: Callable[[str], bool],
-) -> dict[str, int]:
-    """Add ids missed for ``delete_grace_runs`` runs to ``planned``; return docs per host.
-
-    Only documents inside this job's scope (``crawl.include`` / ``crawl.exclude``) are
-    considered, so two jobs that crawl different parts of one host leave each other's
-    documents alone. A document counts a miss only when its URL ended this run with a
-    deleting outcome (:func:`indexer.pipeline.grace.counts_as_missed`); one reached resets
-    its count; any other (not fetched, ``keep`` outcomes) leaves the count as it was.
-    """
-    grace = settings.reindex.delete_grace_runs
-    totals: dict[str, int] = {}
-    missed = MissedRuns(data_dir / "missed.sqlite3")
-    try:
-        for host, ids in in_index.items():
-            in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
-            totals[host] = len(in_solr)
-            reached = frontier.reached_in_run(host)
-            ended = frontier.outcomes_in_run(host)
-            judged = [i for i in in_solr if i in reached or counts_as_missed(ended.get(i))]
-            counts = missed.update(reached, judged)
-            planned[host].update(i for i, runs in counts.items() if runs >= grace)
-    finally:
-        missed.close()
-    return totals
-
-
-def _guard(
-    settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]
-) -> list[Refusal]:
-    """A refusal for every host whose planned deletes (404s after grace, 410s, reconciled
-    ids) exceed ``reindex.max_delete_share`` of its documents."""
-    share = settings.reindex.max_delete_share
-    refused = []
-    for host, ids in sorted(deletes.items()):
-        total = totals.get(host, 0)
-        if total and len(ids) / total > share:
-            refused.append(Refusal(host, len(ids), total, share))
-    return refused
-
-
 def _delete_from_solr(settings: Settings, ids: list[str]) -> None:
     """Delete ``ids`` in batches and commit (blocking: run in a thread)."""
     writer = SolrWriter(settings.solr)
     for start in range(0, len(ids), settings.solr.batch_size):
         writer.update([], ids[start : start + settings.solr.batch_size])
     writer.commit()
-
-
-def _forget(data_dir: Path, frontier: Frontier, ids: list[str]) -> None:
-    """Drop deleted ids from the frontier and the missed-runs counts."""
-    frontier.forget(ids)
-    missed = MissedRuns(data_dir / "missed.sqlite3")
-    try:
-        missed.forget(ids)
-    finally:
-        missed.close()
 
 
 def _copy_db(source: Path, target: Path) -> None:

@@ -28,6 +28,8 @@ from collections import Counter
 from collections.abc import Callable
 
 from indexer.crawl.frontier import Frontier
+from indexer.outcomes import Outcome
+from indexer.pipeline.verdict import SITEWIDE_REASON
 from indexer.report import RunStats
 from indexer.settings import CrawlSettings
 
@@ -40,8 +42,8 @@ MIN_PAGES = 5
 HOLD_PAGES = MIN_PAGES
 #: Documents held back at most, over all hosts (beyond, they are sent at once).
 MAX_HELD = 200
-OUTCOME = "sitewide-duplicate"
-REASON = "same main content as crawl.sitewide_duplicate_share of the host's pages in this run"
+OUTCOME = Outcome.SITEWIDE_DUPLICATE
+REASON = SITEWIDE_REASON
 
 
 class SitewideDuplicates:

@@ -1,0 +1,152 @@
+"""Reconciliation of a reindex job with Solr: grace runs for missed documents, the guard.
+
+1. Grace: documents of the crawled hosts whose URL ended the run with a deleting outcome
+   (:func:`indexer.pipeline.grace.counts_as_missed`: a 404, ``login-required``, …) count
+   one missed run (:class:`MissedRuns`, ``missed.sqlite3`` in the data directory); after
+   ``reindex.delete_grace_runs`` missed runs in a row they are planned for deletion. A
+   document reached resets its count; one not fetched (limits) or failing with a ``keep``
+   outcome (network, 5xx, site-wide duplicate) leaves it as it was: only answers confirm a
+   page gone.
+   Only documents inside the job's scope count, so jobs that crawl different parts of one
+   host leave each other's documents alone.
+2. Guard: when the planned deletes of a host exceed ``reindex.max_delete_share`` of its
+   documents in Solr, nothing at all is deleted (unless forced) and the job says why.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from indexer.crawl.frontier import Frontier
+from indexer.pipeline.grace import counts_as_missed
+from indexer.settings import Settings
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The guard's refusal for one host: ``delete`` planned of ``total`` documents."""
+
+    host: str
+    delete: int
+    total: int
+    share: float
+
+    @property
+    def message(self) -> str:
+        """One line naming the host, the counts and the setting."""
+        return (
+            f"{self.host}: {self.delete} of {self.total} documents would be deleted "
+            f"({self.delete / self.total:.0%} > reindex.max_delete_share={self.share:.0%})"
+        )
+
+
+class MissedRuns:
+    """Counts, per document id, the reindex runs in a row that did not reach it (SQLite).
+
+    Args:
+        path: database file under the data directory.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)")
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    def update(self, reached: set[str], in_solr: list[str]) -> dict[str, int]:
+        """Reset reached ids, count one more miss for the others; returns their counts."""
+        counts: dict[str, int] = {}
+        self._db.execute("BEGIN")
+        for doc_id in in_solr:
+            if doc_id in reached:
+                self._db.execute("DELETE FROM missed WHERE id=?", (doc_id,))
+                continue
+            row = self._db.execute(
+                "INSERT INTO missed (id, runs) VALUES (?, 1) ON CONFLICT(id) DO UPDATE "
+                "SET runs = runs + 1 RETURNING runs",
+                (doc_id,),
+            ).fetchone()
+            counts[doc_id] = int(row[0])
+        self._db.execute("COMMIT")
+        return counts
+
+    def forget(self, ids: list[str]) -> None:
+        """Drop ids that were deleted."""
+        self._db.executemany("DELETE FROM missed WHERE id=?", [(i,) for i in ids])
+
+
+def reconcile(
+    settings: Settings,
+    frontier: Frontier,
+    data_dir: Path,
+    in_index: dict[str, list[str]],
+    planned: dict[str, set[str]],
+    in_scope: Callable[[str], bool],
+) -> dict[str, int]:
+    """Count this run's misses; add ids missed for ``delete_grace_runs`` runs to ``planned``.
+
+    Args:
+        settings: ``reindex.delete_grace_runs`` is read.
+        frontier: the run's frontier (which ids it reached per host).
+        data_dir: where ``missed.sqlite3`` lives.
+        in_index: the document ids Solr holds, by host.
+        planned: planned deletes by host, updated in place.
+        in_scope: whether an id is inside this job's scope (``crawl.include`` /
+            ``crawl.exclude``); ids outside it are neither counted nor deleted.
+
+    Returns:
+        the number of in-scope documents Solr holds, by host (the guard's denominators).
+    """
+    grace = settings.reindex.delete_grace_runs
+    totals: dict[str, int] = {}
+    missed = MissedRuns(data_dir / "missed.sqlite3")
+    try:
+        for host, ids in in_index.items():
+            in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
+            totals[host] = len(in_solr)
+            reached = frontier.reached_in_run(host)
+            ended = frontier.outcomes_in_run(host)
+            judged = [i for i in in_solr if i in reached or counts_as_missed(ended.get(i))]
+            counts = missed.update(reached, judged)
+            planned[host].update(i for i, runs in counts.items() if runs >= grace)
+    finally:
+        missed.close()
+    return totals
+
+
+def guard(
+    settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]
+) -> list[Refusal]:
+    """A refusal for every host whose planned deletes (404s after grace, 410s, reconciled
+    ids) exceed ``reindex.max_delete_share`` of its documents.
+
+    Args:
+        settings: ``reindex.max_delete_share`` (a fraction, 0-1) is read.
+        deletes: planned deletes by host.
+        totals: in-scope documents in Solr by host (a host without any is never refused).
+
+    Returns:
+        refusals sorted by host; empty when every host is within the share.
+    """
+    share = settings.reindex.max_delete_share
+    refused = []
+    for host, ids in sorted(deletes.items()):
+        total = totals.get(host, 0)
+        if total and len(ids) / total > share:
+            refused.append(Refusal(host, len(ids), total, share))
+    return refused
+
+
+def forget(data_dir: Path, frontier: Frontier, ids: list[str]) -> None:
+    """Drop deleted ids from the frontier and the missed-runs counts."""
+    frontier.forget(ids)
+    missed = MissedRuns(data_dir / "missed.sqlite3")
+    try:
+        missed.forget(ids)
+    finally:
+        missed.close()
