@@ -3,6 +3,7 @@ duplicates counted in a real frontier."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
@@ -12,9 +13,12 @@ from indexer.crawl.frontier import Frontier
 from indexer.crawl.login import LoginRules, has_password_form
 from indexer.crawl.stored_scope import plan_scope, scope_of
 from indexer.errors import ConfigError
-from indexer.outcomes import Effect, info
+from indexer.models import DecodedText, ExtractedDoc
+from indexer.outcomes import Effect, Outcome, info
 from indexer.pipeline.grace import counts_as_missed, deletes_at_once
+from indexer.pipeline.page import ProcessedPage
 from indexer.pipeline.sitewide import SitewideDuplicates
+from indexer.pipeline.verdict import Facts, judge
 from indexer.report import RunStats
 from indexer.settings import CrawlSettings, ReindexSettings, load_settings
 
@@ -140,3 +144,16 @@ def test_maintenance_mid_run_restores_the_page_sent_before(tmp_path: Path) -> No
     ).fetchone()
     db.close()
     assert row == ("real12", None, None, 1), "previous hash, no validators, sent again"
+
+
+def test_verdict_of_a_sitewide_duplicate_replaces_nothing() -> None:
+    doc = ExtractedDoc(title="メンテナンス中", text="メンテナンス中です", outlinks=["http://a/x"])
+    page = ProcessedPage(DecodedText("<p>x</p>", "utf-8", "header"), doc)
+    facts = Facts(
+        url="http://a/p", final_url="http://a/p", x_robots_tag="", page=page, digest="m",
+        stored_hash="real", sitewide=True,
+    )  # fmt: skip
+    verdict = judge(facts, skip_unchanged=True)
+    assert verdict.outcome is Outcome.SITEWIDE_DUPLICATE
+    assert not (verdict.index or verdict.delete or verdict.reached or verdict.follow)
+    assert judge(dataclasses.replace(facts, sitewide=False)).outcome is Outcome.INDEXED
