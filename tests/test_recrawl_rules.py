@@ -155,5 +155,5 @@ def test_verdict_of_a_sitewide_duplicate_replaces_nothing() -> None:
     )  # fmt: skip
     verdict = judge(facts, skip_unchanged=True)
     assert verdict.outcome is Outcome.SITEWIDE_DUPLICATE
-    assert not (verdict.index or verdict.delete or verdict.reached or verdict.follow)
+    assert not (verdict.index or verdict.delete or verdict.reached)
     assert judge(dataclasses.replace(facts, sitewide=False)).outcome is Outcome.INDEXED

@@ -9,8 +9,8 @@
    (``canonical-elsewhere``);
 4. no main text (a frameset or an empty page): ``no-content``, an indexed copy is deleted;
 4a. the same main content as a large share of the host's pages in this run (a maintenance
-   page, :mod:`indexer.pipeline.sitewide`): ``sitewide-duplicate``, nothing replaced and its
-   links not followed;
+   page, :mod:`indexer.pipeline.sitewide`): ``sitewide-duplicate``, nothing replaced (its
+   links are followed: a page wrongly judged so loses no link, and a trap stays a trap);
 5. the main-content hash equals the stored one and the document is in the index (reindex
    only): ``unchanged``, nothing is sent;
 6. the same main content as another URL of the host reached in this run: ``duplicate``;
@@ -138,7 +138,7 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
         reason = "no main text (a frameset or an empty page)"
         return Verdict(Outcome.NO_CONTENT, reason, follow, delete=indexed_before)
     if facts.sitewide:
-        return Verdict(Outcome.SITEWIDE_DUPLICATE, SITEWIDE_REASON)
+        return Verdict(Outcome.SITEWIDE_DUPLICATE, SITEWIDE_REASON, follow)
     redirected = final != facts.url
     if skip_unchanged and facts.digest == facts.stored_hash and not redirected and facts.in_index:
         return Verdict(Outcome.UNCHANGED, "main content hash unchanged", follow, reached=True)
