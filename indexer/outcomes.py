@@ -74,6 +74,12 @@ class Outcome(StrEnum):
     SITEWIDE_DUPLICATE = "sitewide-duplicate"
     LOGIN_REQUIRED = "login-required"
     LOGIN_PAGE = "login-page"
+    UNSUPPORTED_FORMAT = "unsupported-format"
+    PARSE_ERROR = "parse-error"
+    PARSE_TIMEOUT = "parse-timeout"
+    TOO_LARGE_UNPACKED = "too-large-unpacked"
+    ENCRYPTED = "encrypted"
+    NO_TEXT = "no-text"
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,22 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.LOGIN_PAGE: OutcomeInfo(
         _S, _GRACE, "a login page itself; indexed only with crawl.index_login_pages"
     ),
+    Outcome.UNSUPPORTED_FORMAT: OutcomeInfo(
+        _S, _KEEP, "a format of crawl.formats whose parser this build lacks"
+    ),
+    Outcome.PARSE_ERROR: OutcomeInfo(
+        _F, _KEEP, "the document's parser failed (truncated, malformed); retried next run"
+    ),
+    Outcome.PARSE_TIMEOUT: OutcomeInfo(
+        _F, _KEEP, "parsing took longer than extract.document_timeout; retried next run"
+    ),
+    Outcome.TOO_LARGE_UNPACKED: OutcomeInfo(
+        _S, _KEEP, "a package unpacks past extract.max_unpacked_bytes (zip bomb)"
+    ),
+    Outcome.ENCRYPTED: OutcomeInfo(_S, _GRACE, "a password-protected PDF or Office file"),
+    Outcome.NO_TEXT: OutcomeInfo(
+        _S, _GRACE, "a document without a text layer (a scan; OCR is out of scope)"
+    ),
 }
 
 _VALUES = frozenset(member.value for member in Outcome)
@@ -193,7 +215,7 @@ def info(outcome: str) -> OutcomeInfo:
     ``network``-like failures of the server (kept).
 
     Raises:
-        KeyError: ``outcome`` is neither a member nor ``http-<code>``.
+        ValueError: ``outcome`` is neither a member nor ``http-<code>``.
     """
     code = _http_code(outcome)
     if code is not None:
@@ -213,7 +235,7 @@ def is_known(outcome: str) -> bool:
 
 
 def classify(outcome: str) -> OutcomeClass:
-    """The class of a stored outcome (see :func:`info`); raises ``KeyError`` if unknown."""
+    """The class of a stored outcome (see :func:`info`); raises ``ValueError`` if unknown."""
     return info(outcome).klass
 
 

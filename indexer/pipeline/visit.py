@@ -8,8 +8,9 @@
    a 410 deletes an indexed copy (a 404 waits its grace runs, :mod:`indexer.pipeline.grace`);
    a redirect to a login page ends the URL as ``login-required`` (:mod:`indexer.crawl.login`).
    A 304 queues the links stored from the page's last full fetch.
-3. The page is decoded and extracted in the process pool
-   (:func:`indexer.pipeline.page.process_page`) and judged (:func:`indexer.pipeline.verdict.judge`);
+3. Its format is decided and it is parsed
+   (:func:`indexer.pipeline.documents.process_response`: pages in the process pool,
+   documents in the document workers) and judged (:func:`indexer.pipeline.verdict.judge`);
    this module gathers the facts the verdict needs and carries it out.
 
 A bug while visiting ends the URL as ``internal-error``; it never ends the crawl.
@@ -41,9 +42,11 @@ from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
 from indexer.outcomes import Outcome
+from indexer.pipeline.documents import process_response
+from indexer.pipeline.docworkers import DocumentWorkers
 from indexer.pipeline.grace import deletes_at_once
 from indexer.pipeline.ledger import Ledger
-from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.page import ProcessedPage
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import Facts, ReindexPolicy, Verdict, judge
 from indexer.settings import Settings
@@ -55,12 +58,13 @@ Enqueue = Callable[[Iterable[str], int], None]
 
 @dataclass(frozen=True)
 class Clients:
-    """The run's clients, built once the HTTP session and the process pool are open."""
+    """The run's clients, built once the HTTP session and the process pools are open."""
 
     fetcher: Fetcher
     robots: RobotsCache
     sitemaps: SitemapReader
     pool: ProcessPoolExecutor
+    documents: DocumentWorkers
 
 
 @dataclass
@@ -172,15 +176,11 @@ class Visitor:
         return True
 
     async def _page(self, claimed: Claimed, fetched: FetchResult) -> None:
-        """Decode and extract off the loop, judge, carry the verdict out."""
-        page: ProcessedPage = await asyncio.get_running_loop().run_in_executor(
-            self.clients.pool,
-            process_page,
-            fetched.body,
-            fetched.content_type,
-            fetched.final_url,
-            self.rules,
-            self.settings.crawl.max_links_per_page,
+        """Decide the format and parse off the loop (pages in the process pool, documents
+        in the document workers), judge, carry the verdict out."""
+        clients = self.clients
+        page = await process_response(
+            fetched, self.settings, clients.pool, clients.documents, self.rules
         )
         facts = self._facts(claimed, fetched, page)
         skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
