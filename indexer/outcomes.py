@@ -73,6 +73,9 @@ class Outcome(StrEnum):
     EXTRACT_ERROR = "extract-error"
     INTERNAL_ERROR = "internal-error"
     INDEX_REJECTED = "index-rejected"
+    SITEWIDE_DUPLICATE = "sitewide-duplicate"
+    LOGIN_REQUIRED = "login-required"
+    LOGIN_PAGE = "login-page"
     UNSUPPORTED_FORMAT = "unsupported-format"
     PARSE_ERROR = "parse-error"
     PARSE_TIMEOUT = "parse-timeout"
@@ -163,6 +166,18 @@ TABLE: dict[Outcome, OutcomeInfo] = {
         _F, _KEEP, "a bug of ours while handling the URL (please report it)"
     ),
     Outcome.INDEX_REJECTED: OutcomeInfo(_F, _KEEP, "Solr rejected the document as bad (400)"),
+    Outcome.SITEWIDE_DUPLICATE: OutcomeInfo(
+        _S,
+        _KEEP,
+        "same content as crawl.sitewide_duplicate_share of the host's pages in this run "
+        "(a maintenance or error page answering 200); the indexed copy is kept",
+    ),
+    Outcome.LOGIN_REQUIRED: OutcomeInfo(
+        _S, _GRACE, "redirects to a login page (password form or crawl.login_patterns)"
+    ),
+    Outcome.LOGIN_PAGE: OutcomeInfo(
+        _S, _GRACE, "a login page itself; indexed only with crawl.index_login_pages"
+    ),
     Outcome.UNSUPPORTED_FORMAT: OutcomeInfo(
         _S, _KEEP, "a format of crawl.formats whose parser this build lacks"
     ),
@@ -201,10 +216,11 @@ def _http_code(outcome: str) -> int | None:
 def info(outcome: str) -> OutcomeInfo:
     """The table row of a stored outcome, ``http-<code>`` included.
 
-    HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` and an
-    indexed copy is deleted at once (each has its own row, so 404 can get a grace, since a
-    broken deploy answers 404 too), other 4xx are ``failure`` (kept: a 401/403 is a
-    permission change, not a deletion), 5xx are ``failure`` of the server (kept).
+    HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` (404 with
+    grace, since a broken deploy answers 404 too; 410 "Gone" at once, unless
+    ``reindex.delete_410_at_once`` is false, when it waits like a 404), other 4xx are
+    ``failure`` (kept: a 401/403 is a permission change, not a deletion), 5xx are
+    ``network``-like failures of the server (kept).
 
     Raises:
         ValueError: ``outcome`` is neither a member nor ``http-<code>``.
@@ -214,7 +230,7 @@ def info(outcome: str) -> OutcomeInfo:
         if code == 410:
             return OutcomeInfo(_G, _NOW, "410 Gone")
         if code == 404:
-            return OutcomeInfo(_G, _NOW, "404 Not Found")
+            return OutcomeInfo(_G, _GRACE, "404 Not Found")
         if 500 <= code <= 599:
             return OutcomeInfo(_F, _KEEP, f"server error {code}")
         return OutcomeInfo(_F, _KEEP, f"client error {code}")

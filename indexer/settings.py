@@ -26,15 +26,9 @@ from pathlib import Path
 from typing import Any, Literal, get_origin
 from urllib.parse import urlsplit
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SecretStr,
-    ValidationError,
-    field_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
+import indexer.settings_fields as _fields
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
@@ -93,6 +87,9 @@ class CrawlSettings(_Section):
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
+    sitewide_duplicate_share: float = Field(0.3, gt=0, le=1, description=_fields.SITEWIDE)
+    login_patterns: tuple[Regex, ...] = Field(_fields.LOGIN_PATTERNS, description=_fields.LOGIN)
+    index_login_pages: bool = Field(False, description="Index a login page itself, once.")
     formats: FormatIds = Field(
         ALL_FORMATS, description="Format ids indexed (see README); others are wrong-type."
     )
@@ -253,7 +250,8 @@ class ExtractSettings(_Section):
 class ReindexSettings(_Section):
     """Reindex jobs (``reindex.*``)."""
 
-    delete_grace_runs: int = Field(2, ge=1, description="Runs a page may be missing.")
+    delete_grace_runs: int = Field(2, ge=1, description="Runs a page may be gone (404…).")
+    delete_410_at_once: bool = Field(True, description="A 410 Gone is deleted without grace.")
     max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
 
 

@@ -71,3 +71,13 @@ Headers = Annotated[Mapping[str, str], AfterValidator(_freeze), PlainSerializer(
 Credentials = Annotated[
     Mapping[str, Mapping[str, SecretStr]], AfterValidator(_freeze), PlainSerializer(_thaw)
 ]
+
+#: Description of ``crawl.sitewide_duplicate_share``.
+SITEWIDE = "Share of a host's pages in a run (5 at least) with one hash: a maintenance page."
+#: Description of ``crawl.login_patterns``.
+LOGIN = "URL regexes of login pages: a redirect to one ends the URL as login-required."
+#: Default ``crawl.login_patterns``: login pages of common servers and SSO.
+LOGIN_PATTERNS = (
+    r"/(log[-_]?[io]n|sign[-_]?in)(\.\w+)?/?(\?|$)|/(login|logon|signin|sso|saml2?|oauth2?|adfs)/",
+    r"/wp-login\.php|/users?/sign_in|/session/new|[?&](returnurl|return_to|redirect_uri)=",
+)

@@ -22,7 +22,7 @@ def test_every_member_has_a_row_with_a_description() -> None:
         ("noindex", OutcomeClass.SKIPPED, Effect.DELETE_NOW),
         ("robots-unavailable", OutcomeClass.NETWORK, Effect.KEEP),
         ("internal-error", OutcomeClass.FAILURE, Effect.KEEP),
-        ("http-404", OutcomeClass.GONE, Effect.DELETE_NOW),
+        ("http-404", OutcomeClass.GONE, Effect.DELETE_AFTER_GRACE),
         ("http-410", OutcomeClass.GONE, Effect.DELETE_NOW),
         ("http-403", OutcomeClass.FAILURE, Effect.KEEP),
         ("http-503", OutcomeClass.FAILURE, Effect.KEEP),

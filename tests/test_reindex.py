@@ -85,11 +85,20 @@ def test_dry_run_then_reindex_updates_and_deletes(
     dry = _cli("reindex", *common, "--dry-run")
     assert dry.returncode == 0, dry.stderr
     planned = [json.loads(line) for line in dry.stdout.splitlines()]
-    assert {"action": "update", "id": f"{site}/p3.html"} in planned
-    assert {"action": "delete", "id": f"{site}/p5.html"} in planned
-    assert len(planned) == 2, planned  # unchanged pages are not re-sent
+    assert planned == [  # unchanged pages are not re-sent; a 404 waits its grace run
+        {"action": "update", "id": f"{site}/p3.html"},
+        {"summary": True, "add": 0, "update": 1, "delete": 0, "refused": []},
+    ]
     assert _docs(base, core) == before, "a dry run changed the index"
 
+    real = _cli("reindex", *common)
+    assert real.returncode == 0, real.stderr
+    assert f"{site}/p5.html" in _docs(base, core), "a 404 deleted before its grace runs"
+    dry = _cli("reindex", *common, "--dry-run")
+    assert [json.loads(line) for line in dry.stdout.splitlines()] == [
+        {"action": "delete", "id": f"{site}/p5.html"},
+        {"summary": True, "add": 0, "update": 0, "delete": 1, "refused": []},
+    ]
     real = _cli("reindex", *common)
     assert real.returncode == 0, real.stderr
     after = _docs(base, core)
@@ -101,9 +110,11 @@ def test_dry_run_then_reindex_updates_and_deletes(
 def test_guard_refuses_mass_delete_and_force_overrides(
     crawled: tuple[str, str, str, Path, list[str]],
 ) -> None:
-    base, core, _site, root, common = crawled
+    base, core, site, root, common = crawled
     for i in range(8):
         (root / f"p{i}.html").unlink()
+    first = _cli("reindex", *common)  # 404s wait reindex.delete_grace_runs=2 runs
+    assert first.returncode == 0, first.stderr
     refused = _cli("reindex", *common)
     assert refused.returncode == 3, refused.stderr
     assert "max_delete_share" in refused.stderr and "nothing deleted" in refused.stderr
@@ -111,7 +122,10 @@ def test_guard_refuses_mass_delete_and_force_overrides(
     dry = _cli("reindex", *common, "--dry-run")
     assert dry.returncode == 3 and "would refuse" in dry.stderr
     planned = [json.loads(line) for line in dry.stdout.splitlines()]
-    assert sum(p["action"] == "delete" for p in planned) == 8, "the plan is shown anyway"
+    assert sum(p.get("action") == "delete" for p in planned) == 8, "the plan is shown anyway"
+    assert planned[-1]["refused"] == [
+        {"host": site.removeprefix("http://"), "delete": 8, "total": 11}
+    ]
     forced = _cli("reindex", *common, "--force")
     assert forced.returncode == 0, forced.stderr
     assert "overridden by --force" in forced.stderr and "refused" not in forced.stderr
@@ -151,7 +165,8 @@ def test_reindex_restores_documents_missing_from_the_index(
     ).raise_for_status()
     dry = _cli("reindex", *common, "--dry-run")
     assert [json.loads(line) for line in dry.stdout.splitlines()] == [
-        {"action": "add", "id": f"{site}/p2.html"}
+        {"action": "add", "id": f"{site}/p2.html"},
+        {"summary": True, "add": 1, "update": 0, "delete": 0, "refused": []},
     ]
     assert _cli("reindex", *common).returncode == 0
     assert len(_docs(base, core)) == PAGES + 1

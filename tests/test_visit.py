@@ -7,12 +7,14 @@ from pathlib import Path
 from typing import Any, cast
 
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy
 from indexer.crawl.scope import Scope
 from indexer.crawl.urls import SiteAliases
 from indexer.outcomes import Outcome
 from indexer.pipeline.ledger import Ledger
+from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.visit import Clients, Visitor
 from indexer.report import RunStats
 from indexer.settings import load_settings
@@ -71,6 +73,8 @@ def test_a_bug_while_visiting_is_internal_error_not_extract_error(tmp_path: Path
                 cast(Any, None),
                 cast(Any, None),
             ),
+            login=LoginRules(settings.crawl),
+            sitewide=SitewideDuplicates(settings.crawl, frontier, stats, lambda _id: None),
         )
         politeness.enter(HOST)
         asyncio.run(visitor.visit(claimed))

@@ -21,6 +21,7 @@ from indexer.cli.options import (
 )
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
@@ -121,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
         frontier.data_dir.verify((OUTBOX,))
         if use_solr:
             claim_outbox(frontier)
+        if settings.crawl.seeds and not (settings.crawl.resume and load_scope(frontier)):
+            save_scope(frontier, scope_of(settings.crawl))  # reindex jobs keep to it
         display = ProgressDisplay(enabled=not args.quiet)
         options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
         crawler = Crawler(settings, frontier, options)

@@ -17,10 +17,10 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.errors import ConfigError
-from indexer.pipeline.reindex import reindex
+from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
 from indexer.pipeline.resend import repair
 from indexer.report import format_summary
-from indexer.settings import Settings
+from indexer.settings import LoadedSettings, Settings
 
 
 def add_parser(sub: Any) -> None:
@@ -36,10 +36,11 @@ def add_parser(sub: Any) -> None:
     add_solr_target(p)
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
+    _add_scope_flags(p)
     p.add_argument(
         "--dry-run",
         action="store_true",
-        help="print one JSON line per planned change; change nothing",
+        help="print one JSON line per planned change and a summary line; change nothing",
     )
     p.add_argument(
         "--repair",
@@ -50,45 +51,119 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def _add_scope_flags(p: argparse.ArgumentParser) -> None:
+    """``--include``/``--exclude`` and lower limits narrow the stored scope; ``--rescope``."""
+    p.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        help="URL regex this run must also match (narrows the stored scope; repeatable)",
+    )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        help="URL regex this run skips (narrows the stored scope; repeatable)",
+    )
+    p.add_argument("--max-pages", type=int, help="lower page limit for this run")
+    p.add_argument("--max-pages-per-host", type=int, help="lower per-host limit for this run")
+    p.add_argument("--max-depth", type=int, help="lower depth limit for this run")
+    p.add_argument(
+        "--rescope",
+        action="store_true",
+        help="let the scope settings given replace the scope stored with the crawl "
+        "(needed to widen it; the changes are printed)",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the job; exit 0, 3 when the guard refused the deletions, 130 when stopped by a
     signal, 1 when the recrawl failed (neither of the last two deletes anything)."""
     configure_logging(args.verbose, args.quiet or args.dry_run)
-    flags = {**solr_flags(args), "fetch.delay": args.delay}
-    settings = load_from_args(args, flags).settings
+    flags = {
+        **solr_flags(args),
+        "fetch.delay": args.delay,
+        "crawl.max_pages": args.max_pages,
+        "crawl.max_pages_per_host": args.max_pages_per_host,
+        "crawl.max_depth": args.max_depth,
+    }
+    loaded = load_from_args(args, flags)
     if args.repair:
         if args.dry_run or args.force:
             raise ConfigError("--repair", "goes without --dry-run and --force")
-        return _repair(settings, args.quiet)
+        return _repair(loaded.settings, args.quiet)
+    job = _job(args, loaded)
+    counts = {"add": 0, "update": 0, "delete": 0}
 
     def print_change(action: str, doc_id: str) -> None:
+        counts[action] = counts.get(action, 0) + 1
         print(json.dumps({"action": action, "id": doc_id}, ensure_ascii=False), flush=True)
 
     result = asyncio.run(
-        reindex(
-            settings,
-            force=args.force,
-            dry_run=args.dry_run,
-            on_change=print_change if args.dry_run else None,
-        )
+        reindex(loaded.settings, on_change=print_change if args.dry_run else None, job=job)
     )
+    _print_scope(result, args.dry_run)
+    if args.dry_run:
+        print(json.dumps(_summary_line(result, counts), ensure_ascii=False), flush=True)
     if not args.quiet and not args.dry_run:
         print(format_summary(result.stats.summary()), file=sys.stderr)
         print(f"deleted {result.deleted}", file=sys.stderr)
-    for message in result.refused:
-        if args.force:
-            print(f"indexer: guard overridden by --force: {message}", file=sys.stderr)
-        else:
-            verb = "would refuse" if args.dry_run else "refused"
-            print(
-                f"indexer: {verb}: {message}; nothing deleted (--force deletes anyway)",
-                file=sys.stderr,
-            )
+    _print_refusals(result, args.force, args.dry_run)
     if result.end is not None and result.end.phase in ("interrupted", "failed"):
         return result.end.exit_code  # not reconciled: nothing deleted
     if result.refused and not args.force:
         return ExitCode.GUARD
     return ExitCode.OK
+
+
+def _job(args: argparse.Namespace, loaded: LoadedSettings) -> ReindexJob:
+    """The job's own choices from its flags (the settings' sources decide rescoping)."""
+    narrowing = (tuple(args.include), tuple(args.exclude))
+    return ReindexJob(args.force, args.dry_run, *narrowing, args.rescope, dict(loaded.sources))
+
+
+def _print_refusals(result: ReindexResult, force: bool, dry_run: bool) -> None:
+    for message in result.refused:
+        if force:
+            print(f"indexer: guard overridden by --force: {message}", file=sys.stderr)
+        else:
+            verb = "would refuse" if dry_run else "refused"
+            print(
+                f"indexer: {verb}: {message}; nothing deleted (--force deletes anyway)",
+                file=sys.stderr,
+            )
+
+
+def _summary_line(result: ReindexResult, counts: dict[str, int]) -> dict[str, Any]:
+    """The dry run's closing line: planned changes and the guard's refusals."""
+    return {
+        "summary": True,
+        "add": counts.get("add", 0),
+        "update": counts.get("update", 0),
+        "delete": counts.get("delete", 0),
+        "refused": [
+            {"host": r.host, "delete": r.delete, "total": r.total} for r in result.refusals
+        ],
+    }
+
+
+def _print_scope(result: ReindexResult, dry_run: bool) -> None:
+    """The scope changes of ``--rescope`` and this run's lower limits: a JSON line in the
+    dry-run plan, a line on stderr otherwise."""
+    plan = result.scope
+    if plan is None or not (plan.rescoped or plan.narrowed):
+        return
+    if dry_run:
+        changes = {
+            "rescope": {k: {"stored": old, "new": new} for k, (old, new) in plan.rescoped.items()},
+            "narrowed": {k: {"stored": old, "new": new} for k, (old, new) in plan.narrowed.items()},
+        }
+        print(json.dumps(changes, ensure_ascii=False), flush=True)
+        return
+    for key, (old, new) in plan.rescoped.items():
+        print(f"indexer: rescope: {key} {old!r} -> {new!r} (stored)", file=sys.stderr)
+    for key, (old, new) in plan.narrowed.items():
+        print(f"indexer: this run only: {key} {old!r} -> {new!r}", file=sys.stderr)
 
 
 def _repair(settings: Settings, quiet: bool) -> int:

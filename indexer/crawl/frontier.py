@@ -21,6 +21,7 @@ from types import TracebackType
 
 from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
+from indexer.crawl.recrawl_records import RecrawlRecords
 from indexer.crawl.runs import CLOSING_PHASES, add_run_columns
 from indexer.errors import StateError
 
@@ -36,6 +37,8 @@ class Claimed:
         attempts: attempts made before this one.
         etag, last_modified: validators stored from the last successful fetch, or None.
         content_hash: hash of the last indexed main content, or None.
+        resend: its indexed document must be fetched in full and sent again (a page
+            restored after a site-wide duplicate).
     """
 
     url: str
@@ -45,9 +48,10 @@ class Claimed:
     etag: str | None
     last_modified: str | None
     content_hash: str | None
+    resend: bool = False
 
 
-class Frontier:
+class Frontier(RecrawlRecords):
     """SQLite-backed URL store with an exclusive lock on its directory.
 
     Args:
@@ -68,6 +72,7 @@ class Frontier:
         try:
             self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
             add_run_columns(self._db)
+            self.add_recrawl_schema()
         except BaseException:
             self.data_dir.unlock()
             raise
@@ -194,7 +199,7 @@ class Frontier:
     def claim(self, host: str, now: float) -> Claimed | None:
         """Take the shallowest due URL of ``host`` and mark it ``fetching``; None if none due."""
         row = self._db.execute(
-            "SELECT url, depth, attempts, etag, last_modified, content_hash FROM urls "
+            "SELECT url, depth, attempts, etag, last_modified, content_hash, resend FROM urls "
             "WHERE host=? AND state='queued' AND next_fetch<=? ORDER BY depth LIMIT 1",
             (host, now),
         ).fetchone()
@@ -204,7 +209,7 @@ class Frontier:
             "UPDATE urls SET state='fetching', fetched_run=?, updated=? WHERE url=?",
             (self.run, now, row[0]),
         )
-        return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5])
+        return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
         """Earliest ``next_fetch`` (epoch seconds) among the host's queued URLs, or None."""
@@ -240,14 +245,20 @@ class Frontier:
 
         Args:
             reached: the page exists and is (still) part of the index (``indexed``,
-                ``not-modified``); validators and hash are then replaced when given.
+                ``not-modified``); validators and hash are then replaced when given. A new
+                hash keeps the one it replaces (see :meth:`restore_previous`) and ends a
+                pending ``resend``.
         """
         if reached:
             self._db.execute(
-                "UPDATE urls SET state='done', outcome=?, reason=?, reached_run=?, "
-                "etag=COALESCE(?, etag), last_modified=COALESCE(?, last_modified), "
-                "content_hash=COALESCE(?, content_hash), updated=? WHERE url=?",
-                (outcome, reason, self.run, etag, last_modified, content_hash, time.time(), url),
+                "UPDATE urls SET state='done', outcome=:outcome, reason=:reason, "
+                "reached_run=:run, prev_hash=CASE WHEN :hash IS NULL OR content_hash IS :hash "
+                "THEN prev_hash ELSE content_hash END, "
+                "resend=CASE WHEN :hash IS NULL THEN resend ELSE 0 END, "
+                "etag=COALESCE(:etag, etag), last_modified=COALESCE(:lm, last_modified), "
+                "content_hash=COALESCE(:hash, content_hash), updated=:now WHERE url=:url",
+                {"outcome": outcome, "reason": reason, "run": self.run, "hash": content_hash}
+                | {"etag": etag, "lm": last_modified, "now": time.time(), "url": url},
             )
         else:
             self._db.execute(
@@ -357,12 +368,17 @@ class Frontier:
     def forget(self, urls: Iterable[str]) -> int:
         """Remove URLs from the frontier (they are no longer known); returns how many."""
         with self._tx():
-            return sum(
-                self._db.execute("DELETE FROM urls WHERE url=?", (u,)).rowcount for u in urls
-            )
+            removed = 0
+            for u in urls:
+                removed += self._db.execute("DELETE FROM urls WHERE url=?", (u,)).rowcount
+                self._db.execute("DELETE FROM outlinks WHERE url=?", (u,))
+            return removed
 
     def forget_host(self, host: str) -> int:
-        """Remove every URL of ``host``; returns how many."""
+        """Remove every URL of ``host`` (and its stored outlinks); returns how many."""
+        self._db.execute(
+            "DELETE FROM outlinks WHERE url IN (SELECT url FROM urls WHERE host=?)", (host,)
+        )
         return self._db.execute("DELETE FROM urls WHERE host=?", (host,)).rowcount
 
     def copy_to(self, data_dir: Path) -> None:

@@ -10,7 +10,7 @@ not the depth and trap tests.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from yarl import URL
@@ -28,17 +28,21 @@ class Scope:
     """Which URLs the crawl may fetch.
 
     A URL is in scope when its site (host without ``www.``, any scheme) is one of the seeds'
-    or ``allow_hosts``, it matches one of ``include`` (if any) and none of ``exclude``.
+    or ``allow_hosts``, it matches one of ``include`` (if any), one of ``require`` (if any)
+    and none of ``exclude``.
 
     Args:
         sites: allowed sites (see :func:`~indexer.crawl.urls.site_of`).
         include: compiled regexes; when non-empty a URL must match one.
         exclude: compiled regexes; a URL matching one is out of scope.
+        require: compiled regexes; when non-empty a URL must match one of them too (a
+            reindex job's ``--include``, added to the stored ``include``).
     """
 
     sites: set[str]
     include: list[re.Pattern[str]] = field(default_factory=list)
     exclude: list[re.Pattern[str]] = field(default_factory=list)
+    require: list[re.Pattern[str]] = field(default_factory=list)
 
     def allows(self, url: str) -> bool:
         """Whether a normalized URL is in scope."""
@@ -46,14 +50,21 @@ class Scope:
             return False
         if self.include and not any(p.search(url) for p in self.include):
             return False
+        if self.require and not any(p.search(url) for p in self.require):
+            return False
         return not any(p.search(url) for p in self.exclude)
 
 
-def build_scope(crawl: CrawlSettings) -> Scope:
-    """The crawl scope from ``crawl.seeds``, ``allow_hosts``, ``include`` and ``exclude``.
+def build_scope(
+    crawl: CrawlSettings, narrow_include: Iterable[str] = (), narrow_exclude: Iterable[str] = ()
+) -> Scope:
+    """The crawl scope from ``crawl.seeds``, ``allow_hosts``, ``include`` and ``exclude``;
+    ``narrow_include`` must hold too and ``narrow_exclude`` excludes more (a reindex job's
+    ``--include`` / ``--exclude``).
 
     Raises:
-        ConfigError: an invalid seed URL (names ``crawl.seeds``).
+        ConfigError: an invalid seed URL (names ``crawl.seeds``) or narrowing regex (names
+            the flag).
     """
     sites: set[str] = set()
     for seed in crawl.seeds:
@@ -63,7 +74,15 @@ def build_scope(crawl: CrawlSettings) -> Scope:
             raise ConfigError("crawl.seeds", str(exc)) from None
     sites.update(site_of(h.lower()) for h in crawl.allow_hosts)
     include = [re.compile(p) for p in crawl.include]  # validated when settings load
-    return Scope(sites, include, [re.compile(p) for p in crawl.exclude])
+    exclude = [re.compile(p) for p in crawl.exclude] + _flag_patterns("--exclude", narrow_exclude)
+    return Scope(sites, include, exclude, _flag_patterns("--include", narrow_include))
+
+
+def _flag_patterns(flag: str, values: Iterable[str]) -> list[re.Pattern[str]]:
+    try:
+        return [re.compile(v) for v in values]
+    except re.error as exc:
+        raise ConfigError(flag, f"invalid regular expression: {exc}") from None
 
 
 def looks_like_trap(url: str) -> bool:

@@ -24,6 +24,7 @@ from pathlib import Path
 from indexer.crawl.fetch import Fetcher, build_session
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.hostfail import HostFailures
+from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy
 from indexer.crawl.robots import RobotsCache, robots_network_retry
@@ -39,6 +40,7 @@ from indexer.pipeline.dispatch import Dispatcher
 from indexer.pipeline.documents import document_workers
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.phases import DRAIN_SHARE, Phase, RunEnd, RunPhases, StopEvent, stop_remaining
+from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.pipeline.visit import Clients, Visitor
 from indexer.pipeline.workers import page_pool, warm_up
@@ -65,6 +67,10 @@ class CrawlOptions:
         client: the Solr client for the index stage (default: the real one).
         keep_open: a run that completes is left open for the caller to end (reindex
             reconciles first); interrupted and failed runs are ended all the same.
+        recheck: URLs (ids the index holds) queued after the seeds, so that their answer
+            decides whether their documents stay (reindex reconciliation).
+        narrow_include, narrow_exclude: regexes added to the scope as conditions that must
+            hold too (a reindex job's ``--include`` / ``--exclude``).
     """
 
     out: Path | None = None
@@ -76,6 +82,9 @@ class CrawlOptions:
     stop: asyncio.Event = field(default_factory=StopEvent)
     client: SolrClient | None = None
     keep_open: bool = False
+    recheck: tuple[str, ...] = ()
+    narrow_include: tuple[str, ...] = ()
+    narrow_exclude: tuple[str, ...] = ()
 
 
 class Crawler:
@@ -104,7 +113,7 @@ class Crawler:
         self.frontier = frontier
         self.options = options
         self.stats = RunStats()
-        self.scope = build_scope(settings.crawl)
+        self.scope = build_scope(settings.crawl, options.narrow_include, options.narrow_exclude)
         fetch = settings.fetch
         self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap)
         self.retry = RetryPolicy.from_settings(fetch)
@@ -123,6 +132,8 @@ class Crawler:
             on_commit=lambda: self.phases.enter(Phase.COMMITTING),
         )
         self.aliases = SiteAliases()
+        self.login = LoginRules(settings.crawl)
+        self.sitewide = SitewideDuplicates(settings.crawl, frontier, self.stats, self.sink.delete)
         self.dispatcher = Dispatcher(
             settings, self.ledger, self.politeness, self.scope, self.aliases
         )
@@ -141,7 +152,10 @@ class Crawler:
         self.dispatcher.resume_counts()
         for seed in self._normalized(crawl.seeds):
             self.aliases.prefer(seed)
+        self.dispatcher.seed_urls = set(self._normalized(crawl.seeds))
         self.dispatcher.enqueue(crawl.seeds, 0, from_seed=True)
+        recheck = [u for u in self.options.recheck if self.scope.allows(u)]
+        self.dispatcher.enqueue(recheck, crawl.max_depth or 0)
         self.dispatcher.watch_queued_hosts()
         self.sink.open()
         try:
@@ -206,6 +220,8 @@ class Crawler:
                     stop,
                     self.options.on_progress,
                 )
+                if not stop.is_set():  # else the held pages are fetched again on resume
+                    self.sitewide.release_all()
 
     def _visitor(self, clients: Clients) -> Visitor:
         return Visitor(
@@ -223,6 +239,8 @@ class Crawler:
             host_failures=self.host_failures,
             on_fatal=self._stop_on,
             follow_links=self.options.follow_links,
+            login=self.login,
+            sitewide=self.sitewide,
         )
 
     def _normalized(self, urls: Iterable[str]) -> list[str]:

@@ -19,6 +19,7 @@ from indexer.crawl.politeness import Politeness
 from indexer.crawl.scope import Scope, refusal
 from indexer.crawl.urls import SiteAliases, host_of, normalize_url
 from indexer.errors import InvalidURLError
+from indexer.outcomes import Outcome
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.phases import settle_in_flight
 from indexer.report import RunStats
@@ -53,6 +54,7 @@ class Dispatcher:
         self.scope = scope
         self.aliases = aliases
         self.per_host: dict[str, int] = {}
+        self.seed_urls: set[str] = set()
         self._fetched = 0
         self._hosts: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -169,6 +171,10 @@ class Dispatcher:
         return limit is not None and self.per_host.get(host, 0) >= limit
 
     def _start(self, claimed: Claimed, visit: Visit) -> None:
+        if claimed.url not in self.seed_urls and not self.scope.allows(claimed.url):
+            # known from an earlier run, outside this run's scope (a narrowed reindex)
+            self.ledger.finish(claimed.url, Outcome.OUT_OF_SCOPE, "outside this run's scope")
+            return
         if claimed.attempts == 0:
             self._fetched += 1
             self.per_host[claimed.host] = self.per_host.get(claimed.host, 0) + 1

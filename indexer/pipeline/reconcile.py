@@ -1,8 +1,12 @@
 """Reconciliation of a reindex job with Solr: grace runs for missed documents, the guard.
 
-1. Grace: documents of the crawled hosts that the run did not reach count one missed run
-   (:class:`MissedRuns`, ``missed.sqlite3`` in the data directory); after
-   ``reindex.delete_grace_runs`` missed runs in a row they are planned for deletion.
+1. Grace: documents of the crawled hosts whose URL ended the run with a deleting outcome
+   (:func:`indexer.pipeline.grace.counts_as_missed`: a 404, ``login-required``, …) count
+   one missed run (:class:`MissedRuns`, ``missed.sqlite3`` in the data directory); after
+   ``reindex.delete_grace_runs`` missed runs in a row they are planned for deletion. A
+   document reached resets its count; one not fetched (limits) or failing with a ``keep``
+   outcome (network, 5xx, site-wide duplicate) leaves it as it was: only answers confirm a
+   page gone.
    Only documents inside the job's scope count, so jobs that crawl different parts of one
    host leave each other's documents alone.
 2. Guard: when the planned deletes of a host exceed ``reindex.max_delete_share`` of its
@@ -13,10 +17,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.crawl.datadir import DataDir, StateKind, backup, open_state
 from indexer.crawl.frontier import Frontier
+from indexer.pipeline.grace import counts_as_missed
 from indexer.settings import Settings
 
 #: The missed-runs state file (version 1: the one table, as first released).
@@ -27,6 +33,24 @@ MISSED = StateKind(
     schema="CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)",
     remedy="delete it (the missed-run counts of reindex.delete_grace_runs then start anew)",
 )
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The guard's refusal for one host: ``delete`` planned of ``total`` documents."""
+
+    host: str
+    delete: int
+    total: int
+    share: float
+
+    @property
+    def message(self) -> str:
+        """One line naming the host, the counts and the setting."""
+        return (
+            f"{self.host}: {self.delete} of {self.total} documents would be deleted "
+            f"({self.delete / self.total:.0%} > reindex.max_delete_share={self.share:.0%})"
+        )
 
 
 class MissedRuns:
@@ -101,15 +125,21 @@ def reconcile(
         for host, ids in in_index.items():
             in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
             totals[host] = len(in_solr)
-            counts = missed.update(frontier.reached_in_run(host), in_solr)
+            reached = frontier.reached_in_run(host)
+            ended = frontier.outcomes_in_run(host)
+            judged = [i for i in in_solr if i in reached or counts_as_missed(ended.get(i))]
+            counts = missed.update(reached, judged)
             planned[host].update(i for i, runs in counts.items() if runs >= grace)
     finally:
         missed.close()
     return totals
 
 
-def guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]) -> list[str]:
-    """One message for every host whose planned deletes exceed ``reindex.max_delete_share``.
+def guard(
+    settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]
+) -> list[Refusal]:
+    """A refusal for every host whose planned deletes (404s after grace, 410s, reconciled
+    ids) exceed ``reindex.max_delete_share`` of its documents.
 
     Args:
         settings: ``reindex.max_delete_share`` (a fraction, 0-1) is read.
@@ -117,17 +147,14 @@ def guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, i
         totals: in-scope documents in Solr by host (a host without any is never refused).
 
     Returns:
-        messages sorted by host; empty when every host is within the share.
+        refusals sorted by host; empty when every host is within the share.
     """
     share = settings.reindex.max_delete_share
     refused = []
     for host, ids in sorted(deletes.items()):
         total = totals.get(host, 0)
         if total and len(ids) / total > share:
-            refused.append(
-                f"{host}: {len(ids)} of {total} documents would be deleted "
-                f"({len(ids) / total:.0%} > reindex.max_delete_share={share:.0%})"
-            )
+            refused.append(Refusal(host, len(ids), total, share))
     return refused
 
 

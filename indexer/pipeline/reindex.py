@@ -3,15 +3,18 @@
 1. Every URL reached before is queued again; the refetch is a conditional GET (stored ETag /
    Last-Modified), and a page whose main-content hash is unchanged is not re-sent, unless
    its document is missing from Solr (then it is fetched in full and sent again).
-2. Pages answering 404/410 or turning ``noindex`` are planned for deletion.
-3. Reconciliation with Solr itself (:mod:`indexer.pipeline.reconcile`): documents of the
-   crawled hosts that this run did not reach are deleted after
-   ``reindex.delete_grace_runs`` missed runs in a row; this also catches documents the
-   frontier forgot. The guard refuses all deletes when too many of a host's would go.
-
-The job's run record goes through the crawl's phases, then ``reconciling``, and ends
-``finished`` or ``refused`` (:mod:`indexer.pipeline.phases`); an interrupted or failed
-recrawl is not reconciled (its unreached pages would count as missed).
+   The job runs inside the scope stored with the data directory
+   (:mod:`indexer.crawl.stored_scope`); its ``--include`` / ``--exclude`` narrow it.
+2. Pages answering 410 or turning ``noindex`` are planned for deletion
+   (:mod:`indexer.pipeline.grace`).
+3. Reconciliation with Solr itself: every id Solr holds for the job's hosts and scope is
+   queued too, so a document the frontier forgot is fetched and its answer decides. A
+   document whose URL ended the run with a deleting outcome (404, ``login-required``, …)
+   counts one missed run; after ``reindex.delete_grace_runs`` missed runs in a row it is
+   planned for deletion. Documents not fetched (limits) or failing with a ``keep`` outcome
+   (network, 5xx, site-wide duplicate) count nothing.
+4. Guard: when the planned deletes of a host exceed ``reindex.max_delete_share`` of its
+   documents in Solr, nothing at all is deleted (unless forced) and the job reports why.
 
 A dry run works on a copy of the frontier, sends nothing to Solr and reports each planned
 change; the real data directory and the index are left as they were.
@@ -19,6 +22,7 @@ change; the real data directory and the index are left as they were.
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
@@ -27,18 +31,41 @@ from pathlib import Path
 
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier import Frontier
-from indexer.crawl.urls import host_of
+from indexer.crawl.scope import Scope, build_scope
+from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
+from indexer.crawl.urls import host_of, site_of
 from indexer.index.client import SolrClient, in_thread
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.phases import Phase, RunEnd
-from indexer.pipeline.reconcile import MISSED, MissedRuns, forget, guard, reconcile
+from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
-from indexer.settings import Settings
+from indexer.settings import Settings, Source
 
 ChangeCallback = Callable[[str, str], None]
+
+
+@dataclass(frozen=True)
+class ReindexJob:
+    """A reindex job's own choices besides the settings.
+
+    Attributes:
+        force: apply deletions even when the guard trips.
+        dry_run: change nothing; report planned changes through ``on_change``.
+        include, exclude: regexes narrowing the stored scope (both must hold).
+        rescope: given scope settings replace the stored scope (widening allowed).
+        sources: where each setting came from (``indexer.settings.LoadedSettings``);
+            None: no scope setting was given.
+    """
+
+    force: bool = False
+    dry_run: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    rescope: bool = False
+    sources: dict[str, Source] | None = None
 
 
 @dataclass
@@ -48,16 +75,23 @@ class ReindexResult:
     Attributes:
         stats: the recrawl's counters.
         deletes: planned deletions by host (gone pages and reconciliation).
-        refused: guard messages; non-empty means nothing was deleted, unless forced.
+        refusals: the guard's refusals; non-empty means nothing was deleted, unless forced.
         deleted: documents deleted from Solr.
+        scope: the scope the job ran with (changes by ``--rescope`` included).
         end: how the job's run ended (None only if the recrawl raised).
     """
 
     stats: RunStats
     deletes: dict[str, list[str]] = field(default_factory=dict)
-    refused: list[str] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
     deleted: int = 0
+    scope: ScopePlan | None = None
     end: RunEnd | None = None
+
+    @property
+    def refused(self) -> list[str]:
+        """The guard's messages, one per refused host."""
+        return [r.message for r in self.refusals]
 
 
 async def reindex(
@@ -66,42 +100,109 @@ async def reindex(
     force: bool = False,
     dry_run: bool = False,
     on_change: ChangeCallback | None = None,
+    job: ReindexJob | None = None,
     client: SolrClient | None = None,
 ) -> ReindexResult:
     """Run one reindex job over ``settings.crawl.data_dir``.
 
     Args:
         settings: validated settings (``crawl``, ``fetch``, ``solr``, ``reindex``).
-        force: apply deletions even when the guard trips.
-        dry_run: change nothing; report planned changes through ``on_change``.
+        force: apply deletions even when the guard trips (or ``job.force``).
+        dry_run: change nothing; report planned changes through ``on_change`` (or
+            ``job.dry_run``).
         on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
+        job: narrowing, ``--rescope`` and the settings' sources.
         client: the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
 
     Raises:
         StateError: ``crawl.data_dir`` holds no crawl state, or a broken state file.
+        ConfigError: a scope setting differs from the stored scope without ``rescope``.
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
+    job = dataclasses.replace(
+        job or ReindexJob(),
+        force=force or (job is not None and job.force),
+        dry_run=dry_run or (job is not None and job.dry_run),
+    )
     data_dir = settings.crawl.data_dir
     solr = client or SolrWriter(settings.solr)
     with Frontier(data_dir, create=False) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
-        if not dry_run:
+        stored = load_scope(frontier)
+        plan = plan_scope(
+            stored, settings.crawl, job.sources or {}, rescope=job.rescope, data_dir=data_dir
+        )
+        if not job.dry_run:
             claim_outbox(frontier)
-            return await _run(settings, solr, frontier, data_dir, force, False, on_change)
-        with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
-            frontier.copy_to(Path(tmp))
-            if DataDir(data_dir).missed.exists():
-                missed = MissedRuns(DataDir(data_dir).missed)
-                try:
-                    missed.copy_to(DataDir(Path(tmp)).missed)
-                finally:
-                    missed.close()
-            scratch = settings.model_copy(
-                update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
-            )
-            with Frontier(Path(tmp)) as copy:
-                return await _run(scratch, solr, copy, Path(tmp), force, True, on_change)
+            return await _run(settings, solr, frontier, data_dir, job, plan, on_change)
+        return await _dry_run(settings, solr, frontier, job, plan, on_change)
+
+
+async def _dry_run(
+    settings: Settings,
+    client: SolrClient,
+    frontier: Frontier,
+    job: ReindexJob,
+    plan: ScopePlan,
+    on_change: ChangeCallback | None,
+) -> ReindexResult:
+    """Run the job on a copy of the frontier and missed-runs counts; nothing is sent."""
+    data_dir = settings.crawl.data_dir
+    with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
+        frontier.copy_to(Path(tmp))
+        if DataDir(data_dir).missed.exists():
+            missed = MissedRuns(DataDir(data_dir).missed)
+            try:
+                missed.copy_to(DataDir(Path(tmp)).missed)
+            finally:
+                missed.close()
+        scratch = settings.model_copy(
+            update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
+        )
+        with Frontier(Path(tmp)) as copy:
+            return await _run(scratch, client, copy, Path(tmp), job, plan, on_change)
+
+
+def _job_settings(settings: Settings, frontier: Frontier, plan: ScopePlan) -> Settings:
+    """The settings the recrawl runs with: the stored scope (or, for a data directory
+    without one, the given settings plus every host the frontier knows)."""
+    crawl = plan.crawl.model_copy(update={"resume": False, "data_dir": settings.crawl.data_dir})
+    if not plan.stored:
+        hosts = (*crawl.allow_hosts, *frontier.known_hosts())
+        crawl = crawl.model_copy(update={"allow_hosts": hosts})
+    return settings.model_copy(update={"crawl": crawl})
+
+
+async def _recrawl(
+    settings: Settings,
+    client: SolrClient,
+    frontier: Frontier,
+    job: ReindexJob,
+    plan: ScopePlan,
+    on_change: ChangeCallback | None,
+) -> tuple[Crawler, list[str]]:
+    """Crawl the job's hosts again under the reindex policy; the run is left open for
+    reconciliation (``keep_open``). Returns the crawler and the hosts it covered."""
+    scoped = _job_settings(settings, frontier, plan)
+    scope = build_scope(scoped.crawl, job.include, job.exclude)
+    hosts = [h for h in frontier.known_hosts() if site_of(h) in scope.sites]
+    before = await in_thread(_ids_by_host, client, hosts)
+    options = CrawlOptions(
+        use_solr=not job.dry_run,
+        reindex=ReindexPolicy(present=frozenset(i for ids in before.values() for i in ids)),
+        on_change=on_change,
+        recheck=_in_scope(before, scope),
+        narrow_include=job.include,
+        narrow_exclude=job.exclude,
+        client=client,
+        keep_open=True,
+    )
+    crawler = Crawler(scoped, frontier, options)
+    await crawler.run()
+    if plan.to_store is not None and not options.stop.is_set():
+        save_scope(frontier, plan.to_store)
+    return crawler, hosts
 
 
 async def _run(
@@ -109,15 +210,14 @@ async def _run(
     client: SolrClient,
     frontier: Frontier,
     data_dir: Path,
-    force: bool,
-    dry_run: bool,
+    job: ReindexJob,
+    plan: ScopePlan,
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
-    hosts = frontier.known_hosts()
-    crawler = await _recrawl(settings, client, frontier, hosts, dry_run, on_change)
-    result = ReindexResult(crawler.stats, end=crawler.end)
+    crawler, hosts = await _recrawl(settings, client, frontier, job, plan, on_change)
+    result = ReindexResult(crawler.stats, scope=plan, end=crawler.end)
     if crawler.end is None or crawler.end.phase != Phase.FINISHED:
-        return result
+        return result  # interrupted or failed: not reconciled, nothing deleted
     crawler.phases.enter(Phase.RECONCILING)
     planned: dict[str, set[str]] = defaultdict(set)
     for doc_id in crawler.sink.deferred_deletes:
@@ -125,49 +225,39 @@ async def _run(
     after = await in_thread(_ids_by_host, client, hosts)
     totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
-    result.refused = guard(settings, result.deletes, totals)
-    if result.refused and not force and not dry_run:  # a dry run still shows the plan
+    result.refusals = guard(settings, result.deletes, totals)
+    if result.refusals and not job.force and not job.dry_run:  # a dry run shows the plan
         result.end = crawler.phases.end(Phase.REFUSED, "; ".join(result.refused))
         return result
-    for ids in result.deletes.values():
-        for doc_id in ids:
-            if on_change is not None:
-                on_change("delete", doc_id)
-    ids = [doc_id for group in result.deletes.values() for doc_id in group]
-    if not dry_run and ids:
-        await in_thread(_delete_from_solr, client, settings.solr.batch_size, ids)
-        forget(data_dir, frontier, ids)
-        result.deleted = len(ids)
-    result.end = crawler.phases.end(Phase.REFUSED if result.refused and dry_run else Phase.FINISHED)
+    await _apply(client, settings, frontier, data_dir, job, result, on_change)
+    refused = bool(result.refusals) and job.dry_run
+    result.end = crawler.phases.end(Phase.REFUSED if refused else Phase.FINISHED)
     return result
 
 
-async def _recrawl(
-    settings: Settings,
+async def _apply(
     client: SolrClient,
+    settings: Settings,
     frontier: Frontier,
-    hosts: list[str],
-    dry_run: bool,
+    data_dir: Path,
+    job: ReindexJob,
+    result: ReindexResult,
     on_change: ChangeCallback | None,
-) -> Crawler:
-    """Crawl every known host again under the reindex policy; the run is left open for
-    reconciliation (``keep_open``)."""
-    crawl = settings.crawl.model_copy(
-        update={"allow_hosts": (*settings.crawl.allow_hosts, *hosts), "resume": False}
-    )
-    scoped = settings.model_copy(update={"crawl": crawl})
-    before = await in_thread(_ids_by_host, client, hosts)
-    present = frozenset(doc_id for ids in before.values() for doc_id in ids)
-    options = CrawlOptions(
-        use_solr=not dry_run,
-        reindex=ReindexPolicy(present=present),
-        on_change=on_change,
-        client=client,
-        keep_open=True,
-    )
-    crawler = Crawler(scoped, frontier, options)
-    await crawler.run()
-    return crawler
+) -> None:
+    """Report the planned deletions; unless a dry run, delete them and forget them."""
+    ids = [doc_id for group in result.deletes.values() for doc_id in group]
+    for doc_id in ids:
+        if on_change is not None:
+            on_change("delete", doc_id)
+    if not job.dry_run and ids:
+        await in_thread(_delete_from_solr, client, settings.solr.batch_size, ids)
+        forget(data_dir, frontier, ids)
+        result.deleted = len(ids)
+
+
+def _in_scope(by_host: dict[str, list[str]], scope: Scope) -> tuple[str, ...]:
+    """The ids of ``by_host`` inside ``scope``, in order."""
+    return tuple(doc_id for ids in by_host.values() for doc_id in ids if scope.allows(doc_id))
 
 
 def _ids_by_host(client: SolrClient, hosts: list[str]) -> dict[str, list[str]]:

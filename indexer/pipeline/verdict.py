@@ -10,6 +10,9 @@
 3. a ``rel=canonical`` naming another in-scope URL: that URL is queued instead
    (``canonical-elsewhere``);
 4. no main text (a frameset or an empty page): ``no-content``, an indexed copy is deleted;
+4a. the same main content as a large share of the host's pages in this run (a maintenance
+   page, :mod:`indexer.pipeline.sitewide`): ``sitewide-duplicate``, nothing replaced (its
+   links are followed: a page wrongly judged so loses no link, and a trap stays a trap);
 5. the main-content hash equals the stored one and the document is in the index (reindex
    only): ``unchanged``, nothing is sent;
 6. the same main content as another URL of the host reached in this run: ``duplicate``;
@@ -29,6 +32,8 @@ from dataclasses import dataclass
 from indexer.extract.metadata import robots_directives
 from indexer.outcomes import Outcome
 from indexer.pipeline.page import ProcessedPage
+
+SITEWIDE_REASON = "same main content as crawl.sitewide_duplicate_share of the host's pages"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,7 @@ class Facts:
         digest: the page's main-content hash, or None when it has no main text.
         twin: another URL of the host with the same main content, reached in this run.
         final_reached: ``final_url`` was already reached in this run.
+        sitewide: the page's hash is a site-wide duplicate of its host in this run.
     """
 
     url: str
@@ -82,6 +88,7 @@ class Facts:
     digest: str | None = None
     twin: str | None = None
     final_reached: bool = False
+    sitewide: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +142,8 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
     if facts.digest is None or not doc.text.strip():  # its links were followed
         reason = "no main text (a frameset or an empty page)"
         return Verdict(Outcome.NO_CONTENT, reason, follow, delete=indexed_before)
+    if facts.sitewide:
+        return Verdict(Outcome.SITEWIDE_DUPLICATE, SITEWIDE_REASON, follow)
     redirected = final != facts.url
     if skip_unchanged and facts.digest == facts.stored_hash and not redirected and facts.in_index:
         return Verdict(Outcome.UNCHANGED, "main content hash unchanged", follow, reached=True)

@@ -5,7 +5,9 @@
 2. :mod:`indexer.crawl.fetch` downloads it (each redirect hop re-checked against the scope
    and robots.txt; conditional GET with the stored validators unless the document left
    the index). A retryable failure is scheduled again (:func:`indexer.crawl.retry.decide`);
-   a 404/410 deletes an indexed copy.
+   a 410 deletes an indexed copy (a 404 waits its grace runs, :mod:`indexer.pipeline.grace`);
+   a redirect to a login page ends the URL as ``login-required`` (:mod:`indexer.crawl.login`).
+   A 304 queues the links stored from the page's last full fetch.
 3. Its format is decided and it is parsed
    (:func:`indexer.pipeline.documents.process_response`: pages in the process pool,
    documents in the document workers) and judged (:func:`indexer.pipeline.verdict.judge`);
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from indexer.crawl.fetch import Fetcher, Validators
 from indexer.crawl.frontier import Claimed, Frontier
 from indexer.crawl.hostfail import HostFailures
+from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
@@ -46,11 +50,13 @@ from indexer.extract import SiteRule
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
-from indexer.outcomes import Effect, Outcome, info
+from indexer.outcomes import Outcome
 from indexer.pipeline.documents import process_response
 from indexer.pipeline.docworkers import DocumentWorkers
+from indexer.pipeline.grace import deletes_at_once
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.page import ProcessedPage
+from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import Facts, ReindexPolicy, Verdict, judge
 from indexer.settings import Settings
 
@@ -86,6 +92,8 @@ class Visitor:
         reindex: the reindex policy, or None in an ordinary crawl.
         enqueue: ``(urls, depth)`` queues discovered URLs.
         clients: the HTTP, robots.txt and sitemap clients and the process pool.
+        login: the login-wall rules.
+        sitewide: the site-wide duplicate judge (it may hold a document back).
         host_failures: the per-host window of ``fetch.host_failure_limit``.
         on_fatal: called with a state or output file error (disk full, broken file):
             the crawl must stop; the URL in hand stays unfinished for ``--resume``.
@@ -103,6 +111,8 @@ class Visitor:
     reindex: ReindexPolicy | None
     enqueue: Enqueue
     clients: Clients
+    login: LoginRules
+    sitewide: SitewideDuplicates
     host_failures: HostFailures = field(default_factory=lambda: HostFailures(0, 1))
     on_fatal: Callable[[IndexerError], None] | None = None
     follow_links: bool = True
@@ -134,12 +144,14 @@ class Visitor:
         finally:
             self.politeness.leave(claimed.host)
 
-    def _in_index(self, url: str) -> bool:
-        return self.reindex is None or self.reindex.in_index(url)
+    def _in_index(self, claimed: Claimed) -> bool:
+        """Whether the document is in the index as stored (not left it, not to be re-sent)."""
+        present = self.reindex is None or self.reindex.in_index(claimed.url)
+        return present and not claimed.resend
 
     def _validators(self, claimed: Claimed) -> Validators:
         """Stored validators for a conditional GET, unless the document left the index."""
-        if not self._in_index(claimed.url):
+        if not self._in_index(claimed):
             return Validators()
         return Validators(claimed.etag, claimed.last_modified)
 
@@ -170,10 +182,24 @@ class Visitor:
         self.ledger.stats.fetched += 1
         self._observe(claimed.host, False)
         fetched = dataclasses.replace(fetched, depth=claimed.depth)
-        if fetched.status == 304:
+        if fetched.status == 304:  # its links are those of its last full fetch
+            self.enqueue(self.frontier.stored_outlinks(url), claimed.depth + 1)
             self.ledger.finish(url, Outcome.NOT_MODIFIED, "", reached=True)
             return
+        if self._login_wall(claimed, fetched):
+            return
         await self._page(claimed, fetched)
+
+    def _login_wall(self, claimed: Claimed, fetched: FetchResult) -> bool:
+        """End the URL as ``login-required`` / ``login-page`` when it answered a login wall;
+        a login page to be indexed is queued on its own."""
+        verdict = self.login.judge(claimed.url, fetched.final_url, fetched.body)
+        if verdict is None:
+            return False
+        if verdict[0] == Outcome.LOGIN_REQUIRED and self.login.index_login_pages:
+            self.enqueue([fetched.final_url], claimed.depth)
+        self.ledger.finish(claimed.url, *verdict)
+        return True
 
     async def _page(self, claimed: Claimed, fetched: FetchResult) -> None:
         """Decide the format and parse off the loop (pages in the process pool, documents
@@ -225,6 +251,8 @@ class Visitor:
             self.enqueue(batch, 1)
 
     async def _check_hop(self, first: str, target: str, robots: RobotsCache) -> None:
+        if self.login.stops_redirect(target):  # before scope: SSO lives on another host
+            raise PermanentFetchError(first, Outcome.LOGIN_REQUIRED, f"redirect to login {target}")
         if not self.scope.allows(target):
             raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
         allowed, reason = await robots.allowed(target)
@@ -264,7 +292,7 @@ class Visitor:
 
     def _failed(self, claimed: Claimed, exc: FetchError) -> None:
         self.ledger.finish(claimed.url, exc.outcome, exc.reason)
-        if info(exc.outcome).effect is Effect.DELETE_NOW and claimed.content_hash is not None:
+        if deletes_at_once(exc.outcome, self.settings.reindex) and claimed.content_hash:
             self.sink.delete(claimed.url)
 
     # -- the page's verdict ------------------------------------------------------------------
@@ -273,8 +301,10 @@ class Visitor:
         """What :func:`judge` needs to know, asked of the frontier and the scope."""
         doc, url, final = page.extracted, claimed.url, fetched.final_url
         digest = twin = None
+        sitewide = False
         if doc is not None and doc.text.strip():
             digest = content_hash(doc)
+            sitewide = self.sitewide.is_duplicate(url, claimed.host, digest)
             twin = self.frontier.same_content(digest, claimed.host, url)
         return Facts(
             url=url,
@@ -282,11 +312,12 @@ class Visitor:
             x_robots_tag=fetched.headers.get("x-robots-tag", ""),
             page=page,
             stored_hash=claimed.content_hash,
-            in_index=self._in_index(url),
+            in_index=self._in_index(claimed),
             canonical=None if doc is None else self._canonical(doc.canonical_url),
             digest=digest,
             twin=twin,
             final_reached=final != url and self.frontier.reached_now(final),
+            sitewide=sitewide,
         )
 
     def _canonical(self, canonical: str | None) -> str | None:
@@ -316,12 +347,33 @@ class Visitor:
             self.enqueue([verdict.queue], claimed.depth)
         if verdict.alias:
             self.aliases.learn(url, final)
-        fields: dict[str, str | None] = {}
-        if verdict.index:
-            fields = self._send(claimed, fetched, facts)
-        self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached, **fields)
+        if verdict.index and facts.digest is not None:  # held while the host's verdict waits
+            send = functools.partial(self._index, claimed, fetched, facts, verdict)
+            self.sitewide.admit(url, claimed.host, facts.digest, send)
+            return
+        if verdict.outcome is Outcome.UNCHANGED and doc is not None:
+            self.frontier.save_outlinks(url, doc.outlinks if verdict.follow else [])
+        self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached)
         if verdict.delete:
             self.sink.delete(final)
+
+    def _index(
+        self, claimed: Claimed, fetched: FetchResult, facts: Facts, verdict: Verdict
+    ) -> None:
+        """Send an indexed verdict's document, unless a page released before it in this run
+        holds the same content (then it is a ``duplicate``)."""
+        url, doc, digest = claimed.url, facts.page.extracted, facts.digest
+        twin = None if digest is None else self.frontier.same_content(digest, claimed.host, url)
+        if twin is not None or (
+            fetched.final_url != url and self.frontier.reached_now(fetched.final_url)
+        ):
+            reason = f"same main content as {twin or fetched.final_url}"
+            self.ledger.finish(url, Outcome.DUPLICATE, reason)
+            return
+        fields = self._send(claimed, fetched, facts)
+        if doc is not None:
+            self.frontier.save_outlinks(url, doc.outlinks if verdict.follow else [])
+        self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached, **fields)
 
     def _send(self, claimed: Claimed, fetched: FetchResult, facts: Facts) -> dict[str, str | None]:
         """Send the page's document to the sink; return the fields to store with the URL."""
@@ -335,7 +387,7 @@ class Visitor:
         solr_doc = build_document(
             fetched, facts.page.decoded, doc, run=self.frontier.run, digest=digest
         )
-        update = claimed.content_hash is not None and self._in_index(url)
+        update = claimed.content_hash is not None and self._in_index(claimed)
         self.sink.add(solr_doc, doc.text, update=update)
         return {
             "content_hash": digest,
