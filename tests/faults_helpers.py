@@ -19,6 +19,7 @@ import requests
 
 from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.runs import RunRecord
+from indexer.errors import StateError
 
 
 def write_site(root: Path, pages: int, paragraphs: int = 3) -> Path:
@@ -89,7 +90,11 @@ def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(
-            sqlite3.Error, FileNotFoundError, IndexError, requests.RequestException
+            sqlite3.Error,
+            StateError,  # the crawl has not created its state files yet
+            FileNotFoundError,
+            IndexError,
+            requests.RequestException,
         ):
             if check():
                 return
@@ -110,7 +115,10 @@ def run_count(data: Path) -> int:
 
 
 def outcomes(data: Path) -> dict[str, int]:
-    """``{outcome: URLs}`` over the frontier in ``data``."""
+    """``{outcome: URLs}`` over the frontier in ``data`` (empty while the crawl has not
+    created it yet)."""
+    if not (data / "frontier.sqlite3").is_file():
+        return {}
     with FrontierView(data) as view:
         counts: dict[str, int] = {}
         for _, outcome, n in view.counts():

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier_schema import FRONTIER
 from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.runs import RunRecord
 from indexer.errors import (
@@ -237,7 +238,7 @@ def test_guard_refuses_hosts_over_the_delete_share_only() -> None:
     settings = Settings()  # reindex.max_delete_share 0.2
     deletes = {"a.test": ["1", "2", "3"], "b.test": ["1"]}
     refused = guard(settings, deletes, {"a.test": 10, "b.test": 10})
-    assert len(refused) == 1 and refused[0].startswith("a.test: 3 of 10")
+    assert len(refused) == 1 and refused[0].message.startswith("a.test: 3 of 10")
     assert guard(settings, {"a.test": ["1", "2"]}, {"a.test": 10}) == []
 
 
@@ -293,7 +294,7 @@ def test_retract_turns_pending_adds_of_a_host_into_deletes_in_one_go(tmp_path: P
 
 def test_an_old_frontier_gains_the_run_columns_and_reads_without_them(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / "frontier.sqlite3")
-    db.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL)")
+    db.executescript(FRONTIER.schema)  # the first schema: runs without phase columns
     db.execute("INSERT INTO runs (started, finished) VALUES (1, 2)")
     db.commit()
     db.close()
