@@ -19,6 +19,7 @@ import requests
 
 from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.runs import RunRecord
+from indexer.errors import StateError
 
 
 def write_site(root: Path, pages: int, paragraphs: int = 3) -> Path:
@@ -89,7 +90,7 @@ def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with contextlib.suppress(
-            sqlite3.Error, FileNotFoundError, IndexError, requests.RequestException
+            sqlite3.Error, FileNotFoundError, StateError, IndexError, requests.RequestException
         ):
             if check():
                 return

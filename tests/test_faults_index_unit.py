@@ -292,7 +292,15 @@ def test_retract_turns_pending_adds_of_a_host_into_deletes_in_one_go(tmp_path: P
 
 
 def test_an_old_frontier_gains_the_run_columns_and_reads_without_them(tmp_path: Path) -> None:
-    db = sqlite3.connect(tmp_path / "frontier.sqlite3")
+    db = sqlite3.connect(tmp_path / "frontier.sqlite3")  # a frontier of the first release
+    db.execute(
+        "CREATE TABLE urls (url TEXT PRIMARY KEY, host TEXT NOT NULL, depth INTEGER NOT NULL, "
+        "state TEXT NOT NULL DEFAULT 'queued', attempts INTEGER NOT NULL DEFAULT 0, "
+        "next_fetch REAL NOT NULL DEFAULT 0, run INTEGER NOT NULL, fetched_run INTEGER, "
+        "reached_run INTEGER, etag TEXT, last_modified TEXT, content_hash TEXT, outcome TEXT, "
+        "reason TEXT, updated REAL)"
+    )
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
     db.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL)")
     db.execute("INSERT INTO runs (started, finished) VALUES (1, 2)")
     db.commit()

@@ -91,12 +91,7 @@ async def reindex(
             return await _run(settings, solr, frontier, data_dir, force, False, on_change)
         with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
             frontier.copy_to(Path(tmp))
-            if DataDir(data_dir).missed.exists():
-                missed = MissedRuns(DataDir(data_dir).missed)
-                try:
-                    missed.copy_to(DataDir(Path(tmp)).missed)
-                finally:
-                    missed.close()
+            _copy_missed(data_dir, Path(tmp))
             scratch = settings.model_copy(
                 update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
             )
@@ -168,6 +163,16 @@ async def _recrawl(
     crawler = Crawler(scoped, frontier, options)
     await crawler.run()
     return crawler
+
+
+def _copy_missed(data_dir: Path, target: Path) -> None:
+    """Copy ``missed.sqlite3`` of ``data_dir`` into ``target`` (dry runs), if there is one."""
+    if DataDir(data_dir).missed.exists():
+        missed = MissedRuns(DataDir(data_dir).missed)
+        try:
+            missed.copy_to(DataDir(target).missed)
+        finally:
+            missed.close()
 
 
 def _ids_by_host(client: SolrClient, hosts: list[str]) -> dict[str, list[str]]:
