@@ -19,6 +19,7 @@ import requests
 
 from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.runs import RunRecord
+from indexer.errors import StateError
 
 
 def write_site(root: Path, pages: int, paragraphs: int = 3) -> Path:
@@ -88,9 +89,7 @@ def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
     ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        with contextlib.suppress(
-            sqlite3.Error, FileNotFoundError, IndexError, requests.RequestException
-        ):
+        with contextlib.suppress(sqlite3.Error, StateError, IndexError, requests.RequestException):
             if check():
                 return
         time.sleep(0.05)

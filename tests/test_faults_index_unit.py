@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier_schema import FRONTIER
 from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.runs import RunRecord
 from indexer.errors import (
@@ -293,7 +294,7 @@ def test_retract_turns_pending_adds_of_a_host_into_deletes_in_one_go(tmp_path: P
 
 def test_an_old_frontier_gains_the_run_columns_and_reads_without_them(tmp_path: Path) -> None:
     db = sqlite3.connect(tmp_path / "frontier.sqlite3")
-    db.execute("CREATE TABLE runs (id INTEGER PRIMARY KEY, started REAL NOT NULL, finished REAL)")
+    db.executescript(FRONTIER.schema)  # as first released: runs without the phase columns
     db.execute("INSERT INTO runs (started, finished) VALUES (1, 2)")
     db.commit()
     db.close()
