@@ -13,12 +13,15 @@
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
-        ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
+        ├── SolrRejectedError        Solr answered 4xx (carries the status)
+        │   ├── SolrDocumentError    a 400 that names a document-level problem: split, isolate
+        │   └── SolrSchemaError      a 400 for an unknown field: the configset is older
         ├── SolrAuthError            Solr refused our credentials (401/403)
         └── SolrLaunchError          the local launcher could not start Solr or load a core
 
-aiohttp errors are translated in ``indexer.crawl.fetch``; pysolr and requests errors in
-``indexer.solr``. Nothing outside those modules catches a third-party exception.
+aiohttp errors are translated in ``indexer.crawl.fetch``; requests errors and Solr answers in
+``indexer.solr.connection`` (one translation, keyed on the HTTP status). Nothing outside
+those modules catches a third-party exception.
 """
 
 from __future__ import annotations
@@ -150,6 +153,16 @@ class SolrRejectedError(SolrError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
+
+
+class SolrDocumentError(SolrRejectedError):
+    """Solr answered 400 with its own error naming a problem of the documents sent (a value
+    that does not parse, an immense term, a missing id): splitting the batch isolates it."""
+
+
+class SolrSchemaError(SolrRejectedError):
+    """Solr answered 400 because a field is unknown to the core's schema: the configset is
+    older than the code. No document is at fault; ``indexer solr update-config`` fixes it."""
 
 
 class SolrAuthError(SolrError):

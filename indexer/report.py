@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from indexer.crawl.runs import RunRecord
 from indexer.outcomes import HTTP_DESCRIPTION, TABLE, is_failure, is_known
 
 #: Every outcome with its description, for listings (``http-<code>`` stands for any code).
@@ -41,6 +42,10 @@ class RunStats:
         retries: retries scheduled per reason.
         fetched: HTTP fetches made (attempts included).
         indexed: documents acknowledged by Solr (or written to --out).
+        pending: changes left in the outbox at the end.
+        phase: how the run ended (:class:`indexer.pipeline.phases.Phase`), '' while it runs.
+        stopped_in: the phase the run was in when it ended.
+        reason: one line on why it ended so ('' when finished).
     """
 
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -49,7 +54,14 @@ class RunStats:
     fetched: int = 0
     indexed: int = 0
     pending: int = 0
+    phase: str = ""
+    stopped_in: str = ""
+    reason: str = ""
     started: float = field(default_factory=time.monotonic)
+
+    def ended(self, phase: str, stopped_in: str, reason: str) -> None:
+        """Record how the run ended."""
+        self.phase, self.stopped_in, self.reason = phase, stopped_in, reason
 
     def record(self, outcome: str, reason: str = "") -> None:
         """Count one URL's final outcome.
@@ -75,6 +87,9 @@ class RunStats:
         failed = {k: v for k, v in self.outcomes.items() if is_failure(k)}
         skipped = {k: v for k, v in self.outcomes.items() if k not in failed and k != "indexed"}
         return {
+            "phase": self.phase,
+            "stopped_in": self.stopped_in,
+            "reason": self.reason,
             "fetched": self.fetched,
             "indexed": self.indexed,
             "pending_in_outbox": self.pending,
@@ -97,6 +112,9 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"skipped {summary['skipped']}, failed {summary['failed']} "
         f"in {summary['seconds']:.1f} s"
     ]
+    if summary.get("phase") and summary["phase"] != "finished":
+        end = f"run {summary['phase']} while {summary['stopped_in']}"
+        lines.append(end + (f": {summary['reason']}" if summary.get("reason") else ""))
     for item in summary["reasons"][:30]:
         lines.append(f"  {item['outcome']:<22} {item['count']:>6}  {item['reason']}")
     return "\n".join(lines)
@@ -122,6 +140,14 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
         detail = ", ".join(f"{o} {n}" for o, n in counts.most_common())
         lines.append(f"{host or '(no host)':<32} {counts.total():>8}  {detail}")
     return "\n".join(lines)
+
+
+def format_run(run: RunRecord) -> str:
+    """``last run N: PHASE (exit CODE): REASON`` for ``indexer report``."""
+    line = f"last run {run.id}: {run.phase or ('finished' if run.finished else 'unknown')}"
+    if run.exit_code is not None:
+        line += f" (exit {run.exit_code})"
+    return line + (f": {run.reason}" if run.reason else "")
 
 
 def format_url_line(url: str, outcome: str, reason: str) -> str:

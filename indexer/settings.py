@@ -148,11 +148,10 @@ class SolrSettings(_Section):
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
     commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
-    drain_timeout: float = Field(
-        300.0, ge=0, description="At the end, how long to wait for an unavailable Solr (s)."
-    )
+    drain_timeout: float = Field(300.0, ge=0, description="The final drain's wait for Solr (s).")
+    auth_wait: float = Field(600.0, ge=0, description="Wait for refused credentials/fields (s).")
     stop_drain_timeout: float = Field(
-        5.0, ge=0, description="The same when the crawl was asked to stop (s)."
+        5.0, ge=0, description="The same when the crawl was asked to stop (s; at most 3)."
     )
     outbox_high_water: int = Field(
         5000, ge=1, description="Changes waiting in the outbox above which fetching pauses."

@@ -99,7 +99,9 @@ def _add_formats(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the crawl; exit 0 when it ran to its end (failed pages are reported), 130 when
-    it was stopped by SIGINT or SIGTERM (``--resume`` continues it)."""
+    it was stopped by SIGINT or SIGTERM, 1 when it failed (Solr refused the credentials or
+    the schema past ``solr.auth_wait``, or kept changes in the outbox); ``--resume``
+    continues the last two. The summary is written in every case."""
     configure_logging(args.verbose, args.quiet)
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
@@ -120,8 +122,10 @@ def run(args: argparse.Namespace) -> int:
         crawler = Crawler(settings, frontier, options)
         with display:
             stats = asyncio.run(_run_with_signals(crawler, options))
-    _report(stats, args, interrupted=options.stop.is_set())
-    return ExitCode.INTERRUPTED if options.stop.is_set() else ExitCode.OK
+    end = crawler.end
+    interrupted = end is not None and end.phase == "interrupted"
+    _report(stats, args, interrupted=interrupted)
+    return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
 
 
 async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:
@@ -130,7 +134,10 @@ async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats
     def stop() -> None:
         if options.stop.is_set():
             raise KeyboardInterrupt
-        log.warning("stopping: finishing pages in flight (again to abort); --resume continues")
+        log.warning(
+            "stopping: within 5 s; pages in flight and unsent changes wait for --resume "
+            "(again to abort)"
+        )
         options.stop.set()
 
     for sig in (signal.SIGINT, signal.SIGTERM):

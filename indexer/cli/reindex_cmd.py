@@ -69,7 +69,8 @@ def _add_scope_flags(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the job; exit 0, or 3 when the guard refused the deletions."""
+    """Run the job; exit 0, 3 when the guard refused the deletions, 130 when stopped by a
+    signal, 1 when the recrawl failed (neither of the last two deletes anything)."""
     configure_logging(args.verbose, args.quiet or args.dry_run)
     flags = {
         **solr_flags(args),
@@ -96,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         print(format_summary(result.stats.summary()), file=sys.stderr)
         print(f"deleted {result.deleted}", file=sys.stderr)
     _print_refusals(result, args.force, args.dry_run)
+    if result.end is not None and result.end.phase in ("interrupted", "failed"):
+        return result.end.exit_code  # not reconciled: nothing deleted
     if result.refused and not args.force:
         return ExitCode.GUARD
     return ExitCode.OK

@@ -8,7 +8,13 @@ from typing import Any
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.frontier_view import FrontierView
 from indexer.errors import ConfigError
-from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
+from indexer.report import (
+    OUTCOMES,
+    format_counts,
+    format_run,
+    format_url_line,
+    outcome_is_known,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -46,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
                 print(format_url_line(url, outcome, reason))
         else:
             print(format_counts(view.counts()))
+            runs = view.runs()
+            if runs:
+                print(f"\n{format_run(runs[-1])}")
     return 0
 
 

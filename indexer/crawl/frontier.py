@@ -22,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 
 from indexer.crawl.recrawl_records import RecrawlRecords
+from indexer.crawl.runs import CLOSING_PHASES, add_run_columns
 from indexer.errors import CrawlLockedError
 
 _SCHEMA = """
@@ -106,6 +107,7 @@ class Frontier(RecrawlRecords):
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        add_run_columns(self._db)
         self.run = 0
         self.add_recrawl_schema()
 
@@ -161,6 +163,16 @@ class Frontier(RecrawlRecords):
     def finish_run(self) -> None:
         """Mark the current run finished (a later ``--resume`` then starts anew)."""
         self._db.execute("UPDATE runs SET finished=? WHERE id=?", (time.time(), self.run))
+
+    def set_phase(self, phase: str, exit_code: int | None = None, reason: str = "") -> None:
+        """Store the current run's phase (:class:`indexer.pipeline.phases.Phase`), with its
+        exit code and one-line reason when it ends. ``finished`` and ``refused`` close the
+        run (``--resume`` then starts anew); any other phase leaves it open."""
+        closed = phase in CLOSING_PHASES
+        self._db.execute(
+            "UPDATE runs SET phase=?, exit_code=?, reason=?, finished=? WHERE id=?",
+            (phase, exit_code, reason, time.time() if closed else None, self.run),
+        )
 
     # -- queueing -----------------------------------------------------------------------
 
@@ -240,16 +252,7 @@ class Frontier(RecrawlRecords):
                 pending ``resend``.
         """
         if reached:
-            self._db.execute(
-                "UPDATE urls SET state='done', outcome=:outcome, reason=:reason, "
-                "reached_run=:run, prev_hash=CASE WHEN :hash IS NULL OR content_hash IS :hash "
-                "THEN prev_hash ELSE content_hash END, "
-                "resend=CASE WHEN :hash IS NULL THEN resend ELSE 0 END, "
-                "etag=COALESCE(:etag, etag), last_modified=COALESCE(:lm, last_modified), "
-                "content_hash=COALESCE(:hash, content_hash), updated=:now WHERE url=:url",
-                {"outcome": outcome, "reason": reason, "run": self.run, "hash": content_hash}
-                | {"etag": etag, "lm": last_modified, "now": time.time(), "url": url},
-            )
+            self.finish_reached(url, outcome, reason, (etag, last_modified, content_hash))
         else:
             self._db.execute(
                 "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE url=?",
@@ -356,17 +359,14 @@ class Frontier(RecrawlRecords):
     def forget(self, urls: Iterable[str]) -> int:
         """Remove URLs from the frontier (they are no longer known); returns how many."""
         with self._tx():
-            removed = 0
-            for u in urls:
-                removed += self._db.execute("DELETE FROM urls WHERE url=?", (u,)).rowcount
-                self._db.execute("DELETE FROM outlinks WHERE url=?", (u,))
-            return removed
+            self.forget_outlinks(urls := list(urls))
+            return sum(
+                self._db.execute("DELETE FROM urls WHERE url=?", (u,)).rowcount for u in urls
+            )
 
     def forget_host(self, host: str) -> int:
         """Remove every URL of ``host`` (and its stored outlinks); returns how many."""
-        self._db.execute(
-            "DELETE FROM outlinks WHERE url IN (SELECT url FROM urls WHERE host=?)", (host,)
-        )
+        self.forget_outlinks(host=host)
         return self._db.execute("DELETE FROM urls WHERE host=?", (host,)).rowcount
 
     def copy_to(self, data_dir: Path) -> None:

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
+from indexer.crawl.runs import RunRecord, read_runs
+
 
 class FrontierView:
     """Read-only view of a frontier for reports; needs no lock, so it works during a crawl.
@@ -47,6 +49,10 @@ class FrontierView:
             "SELECT host, CASE WHEN state='done' THEN outcome ELSE state END AS o, COUNT(*) "
             "FROM urls GROUP BY host, o ORDER BY host, o"
         )
+
+    def runs(self) -> list[RunRecord]:
+        """Every run record, oldest first (phase, exit code, reason)."""
+        return read_runs(self._db)
 
     def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
         """``(url, outcome, reason)`` by URL, optionally of one outcome only."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,31 @@ class Outbox:
     def ack(self, changes: list[Change]) -> None:
         """Remove acknowledged changes (a change superseded meanwhile stays)."""
         self._db.executemany("DELETE FROM outbox WHERE seq=?", [(c.seq,) for c in changes])
+
+    def retract(self, match: Callable[[str], bool], also: Iterable[str] = ()) -> list[str]:
+        """Turn every pending add whose id ``match``es into a delete, and queue deletes of
+        the ids in ``also``, in one transaction; returns the ids queued for deletion.
+
+        ``indexer delete`` uses it, so that adds still waiting (a crawl killed before its
+        drain) can no longer bring back what it deletes.
+        """
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            rows = self._db.execute("SELECT doc_id FROM outbox WHERE action='add'").fetchall()
+            ids = list(dict.fromkeys([r[0] for r in rows if match(r[0])] + list(also)))
+            for doc_id in ids:
+                self._put(doc_id, "delete", None)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return ids
+
+    def settle_deletes(self, ids: Iterable[str]) -> None:
+        """Remove pending deletes of ``ids`` that were applied outside the index stage."""
+        self._db.executemany(
+            "DELETE FROM outbox WHERE doc_id=? AND action='delete'", [(i,) for i in ids]
+        )
 
     def count(self) -> int:
         """Pending changes."""

@@ -31,11 +31,13 @@ from indexer.crawl.scope import build_scope
 from indexer.crawl.sitemaps import SitemapReader
 from indexer.crawl.urls import SiteAliases, normalize_url
 from indexer.errors import InvalidURLError
+from indexer.index.client import SolrClient
 from indexer.index.sink import DocumentSink
 from indexer.outcomes import Outcome
 from indexer.pipeline.dispatch import Dispatcher
 from indexer.pipeline.documents import document_workers
 from indexer.pipeline.ledger import Ledger
+from indexer.pipeline.phases import DRAIN_SHARE, Phase, RunEnd, RunPhases, StopEvent, stop_remaining
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.pipeline.visit import Clients, Visitor
@@ -57,7 +59,10 @@ class CrawlOptions:
             the index), or None for an ordinary crawl.
         on_change: called as ``(action, doc_id)`` for each planned index change, action
             ``add`` (new), ``update`` (indexed before) or ``delete``.
-        stop: set to end the run after the pages in flight.
+        stop: set to stop the run (a :class:`StopEvent` times the stop budget).
+        client: the Solr client for the index stage (default: the real one).
+        keep_open: a run that completes is left open for the caller to end (reindex
+            reconciles first); interrupted and failed runs are ended all the same.
         recheck: URLs (ids the index holds) queued after the seeds, so that their answer
             decides whether their documents stay (reindex reconciliation).
         narrow_include, narrow_exclude: regexes added to the scope as conditions that must
@@ -69,7 +74,9 @@ class CrawlOptions:
     on_progress: Callable[[RunStats, int], None] | None = None
     reindex: ReindexPolicy | None = None
     on_change: Callable[[str, str], None] | None = None
-    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: asyncio.Event = field(default_factory=StopEvent)
+    client: SolrClient | None = None
+    keep_open: bool = False
     recheck: tuple[str, ...] = ()
     narrow_include: tuple[str, ...] = ()
     narrow_exclude: tuple[str, ...] = ()
@@ -83,9 +90,15 @@ class Crawler:
         frontier: opened (and locked) frontier; the crawler starts a run on it.
         options: output choices.
 
+    Attributes:
+        end: how the run ended, once :meth:`run` returned (or raised).
+
     Raises:
         ConfigError: an invalid seed URL.
     """
+
+    end: RunEnd | None = None
+    _error = ""
 
     def __init__(self, settings: Settings, frontier: Frontier, options: CrawlOptions) -> None:
         if settings.crawl.resume and not settings.crawl.seeds:  # scope comes from the seeds
@@ -100,6 +113,7 @@ class Crawler:
         self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap)
         self.retry = RetryPolicy.from_settings(fetch)
         self.ledger = Ledger(frontier, self.stats)
+        self.phases = RunPhases(frontier)
         self.sink = DocumentSink(
             settings,
             out=options.out,
@@ -109,6 +123,8 @@ class Crawler:
             on_indexed=self._acknowledged,
             on_change=options.on_change,
             defer_deletes=options.reindex is not None and options.reindex.defer_deletes,
+            client=options.client,
+            on_commit=lambda: self.phases.enter(Phase.COMMITTING),
         )
         self.aliases = SiteAliases()
         self.login = LoginRules(settings.crawl)
@@ -123,6 +139,7 @@ class Crawler:
         if self.options.use_solr:  # fail fast on a wrong URL, core or password
             await asyncio.to_thread(check_target, self.settings.solr)
         self.frontier.start_run(crawl.resume)
+        self.phases.enter(Phase.CRAWLING)
         if crawl.seeds:  # normalized: no user:password@ from a seed reaches the disk
             self.frontier.save_seeds(self._normalized(crawl.seeds))
         self.dispatcher.resume_counts()
@@ -138,11 +155,29 @@ class Crawler:
             await self._crawl()
             if not self.options.stop.is_set():
                 self._finish_left_over()
-                self.frontier.finish_run()
+        except OSError as exc:  # a full disk, an --out that cannot be written: run failed
+            self._error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # a bug: the run is failed, the traceback goes to main()
+            self._error = f"{type(exc).__name__}: {exc}"
+            raise
         finally:
-            await self.sink.close(stopping=self.options.stop.is_set())
-            self.stats.pending = self.sink.pending
+            await self._close_run()
         return self.stats
+
+    async def _close_run(self) -> None:
+        """Drain and commit (within the stop budget once stopped), then end the run."""
+        stop = self.options.stop
+        share = min(DRAIN_SHARE, self.settings.solr.stop_drain_timeout)
+        self.phases.enter(Phase.DRAINING)
+        await self.sink.close(stop, lambda: stop_remaining(stop, share))
+        self.stats.pending = self.sink.pending
+        self.end = self.phases.conclude(
+            stopped=stop.is_set(),
+            failure=self.sink.failure or self._error,
+            pending=self.sink.pending,
+            keep_open=self.options.keep_open,
+        )
+        self.stats.ended(self.end.phase, self.end.stopped_in, self.end.reason)
 
     async def _crawl(self) -> None:
         """Open the process pool and the HTTP session, then dispatch until done."""

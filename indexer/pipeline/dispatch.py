@@ -21,6 +21,7 @@ from indexer.crawl.urls import SiteAliases, host_of, normalize_url
 from indexer.errors import InvalidURLError
 from indexer.outcomes import Outcome
 from indexer.pipeline.ledger import Ledger
+from indexer.pipeline.phases import settle_in_flight
 from indexer.report import RunStats
 from indexer.settings import Settings
 
@@ -101,7 +102,8 @@ class Dispatcher:
         on_progress: Callable[[RunStats, int], None] | None,
     ) -> None:
         """Start visits until nothing is queued or due, or ``stop`` is set; then wait for
-        the visits in flight.
+        the visits in flight (once stopped, within the stop budget: the rest are cancelled
+        and their URLs queued again, :func:`indexer.pipeline.phases.settle_in_flight`).
 
         Args:
             visit: runs one claimed URL (its host's politeness slot is left by it).
@@ -125,8 +127,7 @@ class Dispatcher:
                 )
             else:
                 await asyncio.sleep(timeout)
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await settle_in_flight(self._tasks, stop)
 
     def _launch(self, visit: Visit) -> float | None:
         """Start every URL whose host is ready; return seconds until the next may be, or None

@@ -16,13 +16,16 @@
 4. Guard: when the planned deletes of a host exceed ``reindex.max_delete_share`` of its
    documents in Solr, nothing at all is deleted (unless forced) and the job reports why.
 
+The job's run record goes through the crawl's phases, then ``reconciling``, and ends
+``finished`` or ``refused`` (:mod:`indexer.pipeline.phases`); an interrupted or failed
+recrawl is not reconciled (its unreached pages would count as missed).
+
 A dry run works on a copy of the frontier, sends nothing to Solr and reports each planned
 change; the real data directory and the index are left as they were.
 """
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import sqlite3
 import tempfile
@@ -36,13 +39,14 @@ from indexer.crawl.scope import Scope, build_scope
 from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
 from indexer.crawl.urls import host_of, site_of
 from indexer.errors import ConfigError
+from indexer.index.client import SolrClient, in_thread
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.phases import Phase, RunEnd
 from indexer.pipeline.reconcile import Refusal, forget, guard, reconcile
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings, Source
-from indexer.solr.search import host_ids
 
 ChangeCallback = Callable[[str, str], None]
 
@@ -77,6 +81,7 @@ class ReindexResult:
         deletes: planned deletions by host (gone pages and reconciliation).
         refusals: the guard's refusals; non-empty means nothing was deleted, unless forced.
         deleted: documents deleted from Solr.
+        end: how the job's run ended (None only if the recrawl raised).
         scope: the scope the job ran with (changes by ``--rescope`` included).
     """
 
@@ -84,6 +89,7 @@ class ReindexResult:
     deletes: dict[str, list[str]] = field(default_factory=dict)
     refusals: list[Refusal] = field(default_factory=list)
     deleted: int = 0
+    end: RunEnd | None = None
     scope: ScopePlan | None = None
 
     @property
@@ -99,16 +105,16 @@ async def reindex(
     dry_run: bool = False,
     on_change: ChangeCallback | None = None,
     job: ReindexJob | None = None,
+    client: SolrClient | None = None,
 ) -> ReindexResult:
     """Run one reindex job over ``settings.crawl.data_dir``.
 
     Args:
         settings: validated settings (``crawl``, ``fetch``, ``solr``, ``reindex``).
-        force: apply deletions even when the guard trips (or ``job.force``).
-        dry_run: change nothing; report planned changes through ``on_change`` (or
-            ``job.dry_run``).
+        force, dry_run: as ``job.force`` / ``job.dry_run`` (either one counts).
         on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
         job: narrowing, ``--rescope`` and the settings' sources.
+        client: the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
 
     Raises:
         ConfigError: ``crawl.data_dir`` holds no crawl state; a scope setting differs from
@@ -116,26 +122,25 @@ async def reindex(
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
-    job = dataclasses.replace(
-        job or ReindexJob(),
-        force=force or (job is not None and job.force),
-        dry_run=dry_run or (job is not None and job.dry_run),
-    )
+    given = job or ReindexJob()
+    job = dataclasses.replace(given, force=force or given.force, dry_run=dry_run or given.dry_run)
     data_dir = settings.crawl.data_dir
     if not (data_dir / "frontier.sqlite3").is_file():
         raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
+    solr = client or SolrWriter(settings.solr)
     with Frontier(data_dir) as frontier:
-        stored = load_scope(frontier)
         plan = plan_scope(
-            stored, settings.crawl, job.sources or {}, rescope=job.rescope, data_dir=data_dir
-        )
+            load_scope(frontier), settings.crawl, job.sources or {}, rescope=job.rescope,
+            data_dir=data_dir,
+        )  # fmt: skip
         if not job.dry_run:
-            return await _run(settings, frontier, data_dir, job, plan, on_change)
-        return await _dry_run(settings, frontier, job, plan, on_change)
+            return await _run(settings, solr, frontier, job, plan, on_change)
+        return await _dry_run(settings, solr, frontier, job, plan, on_change)
 
 
 async def _dry_run(
     settings: Settings,
+    client: SolrClient,
     frontier: Frontier,
     job: ReindexJob,
     plan: ScopePlan,
@@ -151,7 +156,58 @@ async def _dry_run(
             update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
         )
         with Frontier(Path(tmp)) as copy:
-            return await _run(scratch, copy, Path(tmp), job, plan, on_change)
+            return await _run(scratch, client, copy, job, plan, on_change)
+
+
+async def _run(
+    settings: Settings,
+    client: SolrClient,
+    frontier: Frontier,
+    job: ReindexJob,
+    plan: ScopePlan,
+    on_change: ChangeCallback | None,
+) -> ReindexResult:
+    crawler, hosts = await _recrawl(settings, client, frontier, job, plan, on_change)
+    result = ReindexResult(crawler.stats, end=crawler.end, scope=plan)
+    if crawler.end is None or crawler.end.phase != Phase.FINISHED:
+        return result
+    if plan.to_store is not None:
+        save_scope(frontier, plan.to_store)
+    crawler.phases.enter(Phase.RECONCILING)
+    planned: dict[str, set[str]] = defaultdict(set)
+    for doc_id in crawler.sink.deferred_deletes:
+        planned[host_of(doc_id)].add(doc_id)
+    after = await in_thread(_ids_by_host, client, hosts)
+    data_dir = settings.crawl.data_dir
+    totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
+    result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
+    result.refusals = guard(settings, result.deletes, totals)
+    if result.refused and not job.force and not job.dry_run:  # a dry run shows the plan
+        result.end = crawler.phases.end(Phase.REFUSED, "; ".join(result.refused))
+        return result
+    await _apply(settings, client, frontier, job, result, on_change)
+    refused = result.refused and job.dry_run
+    result.end = crawler.phases.end(Phase.REFUSED if refused else Phase.FINISHED)
+    return result
+
+
+async def _apply(
+    settings: Settings,
+    client: SolrClient,
+    frontier: Frontier,
+    job: ReindexJob,
+    result: ReindexResult,
+    on_change: ChangeCallback | None,
+) -> None:
+    """Report the planned deletions; unless a dry run, delete them and forget them."""
+    ids = [doc_id for group in result.deletes.values() for doc_id in group]
+    for doc_id in ids:
+        if on_change is not None:
+            on_change("delete", doc_id)
+    if not job.dry_run and ids:
+        await in_thread(_delete_from_solr, client, settings.solr.batch_size, ids)
+        forget(settings.crawl.data_dir, frontier, ids)
+        result.deleted = len(ids)
 
 
 def _job_settings(settings: Settings, frontier: Frontier, plan: ScopePlan) -> Settings:
@@ -164,60 +220,33 @@ def _job_settings(settings: Settings, frontier: Frontier, plan: ScopePlan) -> Se
     return settings.model_copy(update={"crawl": crawl})
 
 
-async def _run(
+async def _recrawl(
     settings: Settings,
+    client: SolrClient,
     frontier: Frontier,
-    data_dir: Path,
     job: ReindexJob,
     plan: ScopePlan,
     on_change: ChangeCallback | None,
-) -> ReindexResult:
+) -> tuple[Crawler, list[str]]:
+    """Crawl the job's hosts again under the reindex policy, the ids Solr holds queued too;
+    the run is left open for reconciliation (``keep_open``). Returns it and the hosts."""
     scoped = _job_settings(settings, frontier, plan)
     scope = build_scope(scoped.crawl, job.include, job.exclude)
     hosts = [h for h in frontier.known_hosts() if site_of(h) in scope.sites]
-    before = await asyncio.to_thread(_ids_by_host, settings, hosts)
+    before = await in_thread(_ids_by_host, client, hosts)
     options = CrawlOptions(
         use_solr=not job.dry_run,
         reindex=ReindexPolicy(present=frozenset(i for ids in before.values() for i in ids)),
         on_change=on_change,
+        client=client,
+        keep_open=True,
         recheck=_in_scope(before, scope),
         narrow_include=job.include,
         narrow_exclude=job.exclude,
     )
     crawler = Crawler(scoped, frontier, options)
-    stats = await crawler.run()
-    if plan.to_store is not None and not options.stop.is_set():
-        save_scope(frontier, plan.to_store)
-    result = ReindexResult(stats, scope=plan)
-    planned: dict[str, set[str]] = defaultdict(set)
-    for doc_id in crawler.sink.deferred_deletes:
-        planned[host_of(doc_id)].add(doc_id)
-    after = await asyncio.to_thread(_ids_by_host, settings, hosts)
-    totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
-    result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
-    result.refusals = guard(settings, result.deletes, totals)
-    if not result.refusals or job.force or job.dry_run:  # a dry run shows the plan anyway
-        await _apply(settings, frontier, data_dir, job, result, on_change)
-    return result
-
-
-async def _apply(
-    settings: Settings,
-    frontier: Frontier,
-    data_dir: Path,
-    job: ReindexJob,
-    result: ReindexResult,
-    on_change: ChangeCallback | None,
-) -> None:
-    """Report the planned deletions; unless a dry run, delete them and forget them."""
-    ids = [doc_id for group in result.deletes.values() for doc_id in group]
-    for doc_id in ids:
-        if on_change is not None:
-            on_change("delete", doc_id)
-    if not job.dry_run and ids:
-        await asyncio.to_thread(_delete_from_solr, settings, ids)
-        forget(data_dir, frontier, ids)
-        result.deleted = len(ids)
+    await crawler.run()
+    return crawler, hosts
 
 
 def _in_scope(by_host: dict[str, list[str]], scope: Scope) -> tuple[str, ...]:
@@ -225,17 +254,16 @@ def _in_scope(by_host: dict[str, list[str]], scope: Scope) -> tuple[str, ...]:
     return tuple(doc_id for ids in by_host.values() for doc_id in ids if scope.allows(doc_id))
 
 
-def _ids_by_host(settings: Settings, hosts: list[str]) -> dict[str, list[str]]:
+def _ids_by_host(client: SolrClient, hosts: list[str]) -> dict[str, list[str]]:
     """Every document id Solr holds for each of ``hosts`` (blocking: run in a thread)."""
-    return {host: host_ids(settings.solr, host) for host in hosts}
+    return {host: client.host_ids(host) for host in hosts}
 
 
-def _delete_from_solr(settings: Settings, ids: list[str]) -> None:
-    """Delete ``ids`` in batches and commit (blocking: run in a thread)."""
-    writer = SolrWriter(settings.solr)
-    for start in range(0, len(ids), settings.solr.batch_size):
-        writer.update([], ids[start : start + settings.solr.batch_size])
-    writer.commit()
+def _delete_from_solr(client: SolrClient, batch: int, ids: list[str]) -> None:
+    """Delete ``ids`` in batches of ``batch`` and commit (blocking: run in a thread)."""
+    for start in range(0, len(ids), batch):
+        client.update([], ids[start : start + batch])
+    client.commit()
 
 
 def _copy_db(source: Path, target: Path) -> None:
