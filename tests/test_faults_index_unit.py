@@ -237,7 +237,7 @@ def test_guard_refuses_hosts_over_the_delete_share_only() -> None:
     settings = Settings()  # reindex.max_delete_share 0.2
     deletes = {"a.test": ["1", "2", "3"], "b.test": ["1"]}
     refused = guard(settings, deletes, {"a.test": 10, "b.test": 10})
-    assert len(refused) == 1 and refused[0].startswith("a.test: 3 of 10")
+    assert len(refused) == 1 and refused[0].message.startswith("a.test: 3 of 10")
     assert guard(settings, {"a.test": ["1", "2"]}, {"a.test": 10}) == []
 
 
