@@ -157,3 +157,16 @@ def test_verdict_of_a_sitewide_duplicate_replaces_nothing() -> None:
     assert verdict.outcome is Outcome.SITEWIDE_DUPLICATE
     assert not (verdict.index or verdict.delete or verdict.reached)
     assert judge(dataclasses.replace(facts, sitewide=False)).outcome is Outcome.INDEXED
+
+
+def test_a_stopped_run_puts_held_pages_back_in_the_queue(tmp_path: Path) -> None:
+    urls = [f"http://a/p{i}" for i in range(3)]
+    with Frontier(tmp_path) as frontier:
+        run = _Run(frontier, urls)
+        for i, url in enumerate(urls):
+            run.page(url, f"real{i}")
+        assert run.sent == []  # fewer than 5 hashed pages: all held
+        run.judge.requeue_held()
+        assert frontier.queued_count() == 3 and frontier.claim("a", 1e12) is not None
+        run.judge.release_all()
+        assert run.sent == [], "a requeued page is not sent by a later release"

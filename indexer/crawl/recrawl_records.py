@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
+from collections.abc import Iterable
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outlinks (
@@ -50,6 +52,31 @@ class RecrawlRecords:
             if name not in have:
                 self._db.execute(f"ALTER TABLE urls ADD COLUMN {name} {kind}")
         self._db.execute("CREATE INDEX IF NOT EXISTS urls_run_hash ON urls (host, run_hash)")
+
+    def finish_reached(
+        self, url: str, outcome: str, reason: str, fields: tuple[str | None, str | None, str | None]
+    ) -> None:
+        """End ``url`` as reached in this run; ``fields`` are ``(etag, last_modified,
+        content_hash)``, each stored when given. A new hash keeps the one it replaces (see
+        :meth:`restore_previous`) and ends a pending ``resend``."""
+        etag, last_modified, content_hash = fields
+        self._db.execute(
+            "UPDATE urls SET state='done', outcome=:outcome, reason=:reason, "
+            "reached_run=:run, prev_hash=CASE WHEN :hash IS NULL OR content_hash IS :hash "
+            "THEN prev_hash ELSE content_hash END, "
+            "resend=CASE WHEN :hash IS NULL THEN resend ELSE 0 END, "
+            "etag=COALESCE(:etag, etag), last_modified=COALESCE(:lm, last_modified), "
+            "content_hash=COALESCE(:hash, content_hash), updated=:now WHERE url=:url",
+            {"outcome": outcome, "reason": reason, "run": self.run, "hash": content_hash}
+            | {"etag": etag, "lm": last_modified, "now": time.time(), "url": url},
+        )
+
+    def forget_outlinks(self, urls: Iterable[str] = (), host: str | None = None) -> None:
+        """Drop the stored outlinks of ``urls``, or of every URL of ``host``."""
+        if host is not None:
+            sql = "DELETE FROM outlinks WHERE url IN (SELECT url FROM urls WHERE host=?)"
+            self._db.execute(sql, (host,))
+        self._db.executemany("DELETE FROM outlinks WHERE url=?", [(u,) for u in urls])
 
     def note_hash(self, url: str, digest: str) -> int:
         """Record the main-content hash ``url`` answered with in this run; returns how many

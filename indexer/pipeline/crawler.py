@@ -220,7 +220,9 @@ class Crawler:
                     stop,
                     self.options.on_progress,
                 )
-                if not stop.is_set():  # else the held pages are fetched again on resume
+                if stop.is_set():  # the held pages are fetched again on resume
+                    self.sitewide.requeue_held()
+                else:
                     self.sitewide.release_all()
 
     def _visitor(self, clients: Clients) -> Visitor:

@@ -109,6 +109,14 @@ class SitewideDuplicates:
         for host in list(self._held):
             self._release(host)
 
+    def requeue_held(self) -> None:
+        """Put every held page back in the queue unsent (the run was stopped)."""
+        for held in self._held.values():
+            for url, _digest, _send in held:
+                self._frontier.release(url)
+        self._held.clear()
+        self._held_count = 0
+
     def _release(self, host: str) -> None:
         held = self._held.pop(host, [])
         self._held_count -= len(held)
