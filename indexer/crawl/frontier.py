@@ -114,29 +114,6 @@ class Frontier(RecrawlRecords):
         )
         return self.run
 
-    def start_run_for(self, urls: Iterable[str]) -> int:
-        """Begin a new, unfinished run in which only ``urls`` are queued; return its number.
-
-        The other URLs keep their state and outcome; a crawl with ``crawl.resume`` then
-        continues this run (the re-send path of ``reindex --repair``).
-        """
-        cur = self._db.execute("INSERT INTO runs (started) VALUES (?)", (time.time(),))
-        self.run = int(cur.lastrowid or 0)
-        with self._tx():
-            for url in urls:
-                self._db.execute(
-                    "UPDATE urls SET state='queued', attempts=0, next_fetch=0, run=? WHERE url=?",
-                    (self.run, url),
-                )
-        return self.run
-
-    def indexed_documents(self) -> Iterator[tuple[str, str]]:
-        """``(url, content_hash)`` of every URL reached with a stored main-content hash."""
-        yield from self._db.execute(
-            "SELECT url, content_hash FROM urls WHERE reached_run IS NOT NULL "
-            "AND content_hash IS NOT NULL AND state='done' ORDER BY url"
-        )
-
     def save_seeds(self, seeds: Iterable[str]) -> None:
         """Remember the crawl's seeds, so that ``--resume`` needs none (they define scope)."""
         self._db.execute(

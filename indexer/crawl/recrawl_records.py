@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outlinks (
@@ -151,3 +151,30 @@ class RecrawlRecords:
             (host, self.run),
         )
         return {str(u): str(o) for u, o in rows}
+
+    def start_run_for(self, urls: Iterable[str]) -> int:
+        """Begin a new, unfinished run in which only ``urls`` are queued; return its number.
+
+        The other URLs keep their state and outcome; a crawl with ``crawl.resume`` then
+        continues this run (the re-send path of ``reindex --repair``).
+        """
+        cur = self._db.execute("INSERT INTO runs (started) VALUES (?)", (time.time(),))
+        self.run = int(cur.lastrowid or 0)
+        self._db.execute("BEGIN")
+        try:
+            self._db.executemany(
+                "UPDATE urls SET state='queued', attempts=0, next_fetch=0, run=? WHERE url=?",
+                ((self.run, url) for url in urls),
+            )
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return self.run
+
+    def indexed_documents(self) -> Iterator[tuple[str, str]]:
+        """``(url, content_hash)`` of every URL reached with a stored main-content hash."""
+        yield from self._db.execute(
+            "SELECT url, content_hash FROM urls WHERE reached_run IS NOT NULL "
+            "AND content_hash IS NOT NULL AND state='done' ORDER BY url"
+        )

@@ -120,11 +120,7 @@ async def reindex(
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
-    job = dataclasses.replace(
-        job or ReindexJob(),
-        force=force or (job is not None and job.force),
-        dry_run=dry_run or (job is not None and job.dry_run),
-    )
+    job = _effective(job, force, dry_run)
     data_dir = settings.crawl.data_dir
     solr = client or SolrWriter(settings.solr)
     with Frontier(data_dir, create=False) as frontier:
@@ -137,6 +133,12 @@ async def reindex(
             claim_outbox(frontier)
             return await _run(settings, solr, frontier, data_dir, job, plan, on_change)
         return await _dry_run(settings, solr, frontier, job, plan, on_change)
+
+
+def _effective(job: ReindexJob | None, force: bool, dry_run: bool) -> ReindexJob:
+    """The job with the ``force`` / ``dry_run`` arguments folded in (either may say so)."""
+    base = job or ReindexJob()
+    return dataclasses.replace(base, force=force or base.force, dry_run=dry_run or base.dry_run)
 
 
 async def _dry_run(

@@ -116,6 +116,14 @@ class Verdict:
     index: bool = False
 
 
+def _unextracted(facts: Facts) -> Verdict:
+    """The verdict on a page that gave no document: its own outcome, else binary or error."""
+    if facts.page.outcome:  # the format decision's or a document parser's
+        return Verdict(Outcome(facts.page.outcome), facts.page.error)
+    binary = facts.page.decoded.encoding == "binary"
+    return Verdict(Outcome.WRONG_TYPE if binary else Outcome.EXTRACT_ERROR, facts.page.error)
+
+
 def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = False) -> Verdict:
     """The verdict on one page (see the module docstring for the order of the rules).
 
@@ -126,10 +134,7 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
     """
     doc, final = facts.page.extracted, facts.final_url
     if doc is None:
-        if facts.page.outcome:  # the format decision's or a document parser's
-            return Verdict(Outcome(facts.page.outcome), facts.page.error)
-        binary = facts.page.decoded.encoding == "binary"
-        return Verdict(Outcome.WRONG_TYPE if binary else Outcome.EXTRACT_ERROR, facts.page.error)
+        return _unextracted(facts)
     directives = doc.robots | robots_directives(facts.x_robots_tag)
     follow = "nofollow" not in directives
     indexed_before = facts.stored_hash is not None
