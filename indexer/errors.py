@@ -12,6 +12,7 @@
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
+    ├── QueryError                   a search request out of its bounds (names the parameter)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
@@ -88,6 +89,20 @@ class ExtractError(IndexerError):
 
 class CrawlLockedError(IndexerError):
     """Another crawl holds the lock on the data directory."""
+
+
+class QueryError(IndexerError):
+    """A search request with a parameter out of its bounds (query too long, page not a
+    number); shown to the user as a message, never as an error page.
+
+    Args:
+        param: the request parameter at fault (``q``, ``page``, ``rows``…).
+        message: what is wrong with it.
+    """
+
+    def __init__(self, param: str, message: str) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 class StateError(IndexerError):

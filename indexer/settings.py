@@ -4,7 +4,7 @@ Precedence, lowest first (a later layer overrides an earlier one, key by key):
 
 1. defaults written in the models below;
 2. the TOML file given with ``--config FILE`` (sections ``[crawl]``, ``[fetch]``, ``[solr]``,
-   ``[extract]``, ``[reindex]``; keys as the field names);
+   ``[extract]``, ``[reindex]``, ``[serve]``; keys as the field names);
 3. environment variables ``INDEXER_<SECTION>_<KEY>`` (e.g. ``INDEXER_FETCH_DELAY=0.5``);
    list and table values are JSON (``INDEXER_CRAWL_INCLUDE='["^https://a/"]'``);
 4. command-line flags.
@@ -174,6 +174,20 @@ class ReindexSettings(_Section):
     max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
 
 
+class ServeSettings(_Section):
+    """The web interface, ``indexer serve`` (``serve.*``)."""
+
+    host: str = Field(
+        "127.0.0.1", description="Bind address; any but loopback needs serve.admin_password."
+    )
+    port: int = Field(8080, ge=0, le=65535, description="TCP port of the web interface.")
+    admin_password: SecretStr | None = Field(
+        None,
+        description="Password of the admin views; required to bind a non-loopback address "
+        "(on 127.0.0.1 a random one is printed at each start when unset). Never logged.",
+    )
+
+
 class Settings(_Section):
     """All settings; see the module docstring for precedence."""
 
@@ -182,6 +196,7 @@ class Settings(_Section):
     solr: SolrSettings = SolrSettings()
     extract: ExtractSettings = ExtractSettings()
     reindex: ReindexSettings = ReindexSettings()
+    serve: ServeSettings = ServeSettings()
 
 
 @dataclass(frozen=True)

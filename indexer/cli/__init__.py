@@ -31,6 +31,7 @@ def _command_modules() -> list[ModuleType]:
         reindex_cmd,
         report_cmd,
         search_cmd,
+        serve_cmd,
         solr_cmd,
     )
 
@@ -40,6 +41,7 @@ def _command_modules() -> list[ModuleType]:
         reindex_cmd,
         delete_cmd,
         search_cmd,
+        serve_cmd,
         demo_cmd,
         extract_cmd,
         detect_cmd,
