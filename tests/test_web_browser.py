@@ -13,9 +13,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import requests
 
-from tests.web_fixtures import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Server, crawl_sites, run_serve
+from tests.web_fixtures import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Server, indexed_server
 from tests.web_site import HOSTILE_QUERY, HOSTILE_TITLE, QUERY
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -28,14 +27,7 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def server(solr_base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    requests.post(
-        f"{solr_base_url}/pages/update",
-        params={"commit": "true"},
-        json={"delete": {"query": "*:*"}},
-        timeout=30,
-    ).raise_for_status()
-    crawl_sites(solr_base_url, "pages", tmp_path_factory.mktemp("web-sites"))
-    with run_serve(["--port", "0", "--solr", solr_base_url]) as running:
+    with indexed_server(solr_base_url, tmp_path_factory.mktemp("web-sites")) as running:
         yield running
 
 

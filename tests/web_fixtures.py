@@ -81,13 +81,30 @@ def crawl_sites(solr_url: str, core: str, tmp: Path) -> dict[str, str]:
     return bases
 
 
+@contextmanager
+def indexed_server(solr_url: str, tmp: Path) -> Iterator[Server]:
+    """Empty core ``pages``, crawl the generated sites into it, run ``indexer serve`` on a
+    free port over it."""
+    requests.post(
+        f"{solr_url}/pages/update",
+        params={"commit": "true"},
+        json={"delete": {"query": "*:*"}},
+        timeout=30,
+    ).raise_for_status()
+    crawl_sites(solr_url, "pages", tmp)
+    with run_serve(["--port", "0", "--solr", solr_url]) as running:
+        yield running
+
+
 @dataclass
 class Server:
-    """A running ``indexer serve``: its URL, the password it printed, its process."""
+    """A running ``indexer serve``: its URL, the password it printed, its process, and all
+    it printed (complete once the server has stopped)."""
 
     url: str
     password: str
     proc: subprocess.Popen[str]
+    output: list[str]
 
 
 _BANNER = re.compile(r"(http://127\.0\.0\.1:\d+/)")
@@ -105,9 +122,10 @@ def run_serve(args: list[str], env: dict[str, str] | None = None) -> Iterator[Se
         text=True,
         env={**os.environ, **(env or {})},
     )
+    output: list[str] = []
     try:
-        url, password = _read_banner(proc)
-        yield Server(url, password, proc)
+        url, password = _read_banner(proc, output)
+        yield Server(url, password, proc, output)
     finally:
         proc.terminate()
         try:
@@ -116,14 +134,14 @@ def run_serve(args: list[str], env: dict[str, str] | None = None) -> Iterator[Se
             proc.kill()
             proc.wait(10)
         assert proc.stdout is not None
+        output.append(proc.stdout.read())
         proc.stdout.close()
 
 
-def _read_banner(proc: subprocess.Popen[str]) -> tuple[str, str]:
+def _read_banner(proc: subprocess.Popen[str], seen: list[str]) -> tuple[str, str]:
     assert proc.stdout is not None
     url = password = ""
     deadline = time.monotonic() + 30
-    seen = []
     while time.monotonic() < deadline and not url:  # the URL line comes last
         line = proc.stdout.readline()
         if not line:

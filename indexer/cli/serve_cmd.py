@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from indexer.cli.common import add_common, configure_logging, load_from_args
-from indexer.web.app import WebConfig, make_app
+from indexer.web.app import MAX_REQUEST_LINE, WebConfig, make_app
 from indexer.web.security import admin_password
 
 
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(app: web.Application, host: str, port: int, banner: str | None) -> None:
     """Listen on ``host:port``, print the URL (and ``banner``), run until SIGINT/SIGTERM."""
-    runner = web.AppRunner(app, access_log=None)
+    runner = web.AppRunner(app, access_log=None, max_line_size=MAX_REQUEST_LINE)
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

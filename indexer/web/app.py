@@ -45,6 +45,9 @@ class WebConfig:
     type_field: str | None = None  # ``format`` or ``content_type``, found on first use
 
 
+# A query at the bound, percent-encoded (up to 9 bytes a character), several times over: an
+# over-long query must reach the handler to get its message (aiohttp's default is 8,190).
+MAX_REQUEST_LINE = 4 * 9 * MAX_QUERY_CHARS
 CONFIG = web.AppKey("config", WebConfig)
 TEMPLATES = web.AppKey("templates", jinja2.Environment)
 
@@ -95,7 +98,8 @@ async def search(request: web.Request) -> web.Response:
     except QueryError as exc:
         key = "too_long" if exc.param == "q" else "bad_param"
         status = 200 if exc.param == "q" else 400  # an over-long query is no error page
-        return _render(request, "search.html", status, q=q[:MAX_QUERY_CHARS], message=labels[key])
+        message = labels[key].format(max=MAX_QUERY_CHARS)
+        return _render(request, "search.html", status, q=q[:MAX_QUERY_CHARS], message=message)
     if not req.q:
         return _render(request, "search.html", q="", message=labels["empty"])
     try:
