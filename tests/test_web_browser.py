@@ -105,8 +105,9 @@ def _assert_layout(page: Any, width: int) -> None:
 def test_search_facet_paging_sort(server: Server, browser: Browser) -> None:
     page = browser.page()
     page.goto(server.url)
-    assert page.evaluate("document.activeElement.name") == "q"  # focused on load
+    page.wait_for_function("document.activeElement.name === 'q'", timeout=5000)  # autofocus
     page.keyboard.type(QUERY)
+    assert page.locator("input[name=q]").input_value() == QUERY
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/search\?"))
     total = _hit_count(page)
