@@ -22,4 +22,4 @@ show_artifacts() {
   fi
 }
 trap show_artifacts EXIT
-python3 -m pytest -q -p no:cacheprovider "$@"
+python3 -m pytest -q -p no:cacheprovider -p tests.area_times "$@"

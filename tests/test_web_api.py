@@ -3,6 +3,7 @@ that never pass Solr syntax, escaping, headers, the no-results hint."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -11,7 +12,10 @@ import lxml.html
 import pytest
 import requests
 
+from indexer.settings import SolrSettings
+from indexer.solr.launcher import DEFAULT_CONFIGSET_DIR
 from indexer.solr.search import MAX_QUERY_CHARS
+from indexer.web.app import _type_field
 from tests.web_fixtures import RAW_HOSTILE_DOCS, Server, indexed_server
 from tests.web_site import HOSTILE_QUERY, QUERY
 
@@ -132,3 +136,12 @@ def test_security_headers_everywhere(server: Server, path: str) -> None:
     assert "unsafe-inline" not in csp and "script-src 'self'" in csp
     assert "default-src 'none'" in csp and "frame-ancestors 'none'" in csp
     assert resp.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_type_facet_field_follows_the_schema(solr_base_url: str) -> None:
+    schema = (DEFAULT_CONFIGSET_DIR / "schema.xml").read_text(encoding="utf-8")
+    field = re.search(r'<field name="format"[^>]*>', schema)
+    # schema 1.7: docValues on by default for string fields
+    facetable = field is not None and 'docValues="false"' not in field.group(0)
+    expected = "format" if facetable else "content_type"
+    assert _type_field(SolrSettings(url=solr_base_url)) == expected
