@@ -10,9 +10,12 @@ import sys
 
 import pytest
 import requests
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
 
-from indexer.settings import ServeSettings
-from indexer.web.security import admin_password, is_loopback
+from indexer.settings import ServeSettings, SolrSettings
+from indexer.web.app import WebConfig, make_app
+from indexer.web.security import CSP, admin_password, is_loopback
 from tests.web_fixtures import run_serve
 
 SECRET = "correct-horse-battery-staple"
@@ -95,3 +98,21 @@ def test_solr_rejection_shows_no_solr_text(solr_base_url: str) -> None:
         resp = requests.get(f"{server.url}search", params={"q": "規程"}, timeout=30)
     assert resp.status_code == 503
     assert core not in resp.text and "HTTP" not in resp.text
+
+
+async def test_an_unexpected_failure_shows_our_page_only() -> None:
+    app = make_app(WebConfig(SolrSettings()))
+
+    async def boom(request: web.Request) -> web.Response:
+        raise RuntimeError("internal detail /solr/pages/search")
+
+    app.router.add_get("/boom", boom)
+    async with TestClient(TestServer(app, host="127.0.0.1")) as client:
+        resp = await client.get("/boom")
+        text = await resp.text()
+        missing = await client.get("/no/such/page", headers={"Accept-Language": "en"})
+        missing_text = await missing.text()
+    assert resp.status == 500 and "問題が発生しました" in text
+    assert "internal detail" not in text and "Traceback" not in text
+    assert resp.headers["Content-Security-Policy"] == CSP
+    assert missing.status == 404 and "Page not found." in missing_text

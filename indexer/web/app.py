@@ -12,6 +12,7 @@ import asyncio
 import functools
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,13 +49,14 @@ class WebConfig:
 # A query at the bound, percent-encoded (up to 9 bytes a character), several times over: an
 # over-long query must reach the handler to get its message (aiohttp's default is 8,190).
 MAX_REQUEST_LINE = 4 * 9 * MAX_QUERY_CHARS
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 CONFIG = web.AppKey("config", WebConfig)
 TEMPLATES = web.AppKey("templates", jinja2.Environment)
 
 
 def make_app(config: WebConfig) -> web.Application:
     """The application, ready for :func:`aiohttp.web.run_app` or a test runner."""
-    app = web.Application()
+    app = web.Application(middlewares=[error_pages])
     app[CONFIG] = config
     app[TEMPLATES] = jinja2.Environment(
         loader=jinja2.PackageLoader("indexer.web", "templates"),
@@ -81,6 +83,23 @@ def _render(request: web.Request, name: str, status: int = 200, **context: Any) 
     response = web.Response(text=text, content_type="text/html", charset="utf-8", status=status)
     response.headers["Vary"] = "Accept-Language"
     return response
+
+
+@web.middleware
+async def error_pages(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Our own page for 404 and for any unexpected failure (logged with its traceback here,
+    never shown); other HTTP errors pass as aiohttp makes them."""
+    try:
+        return await handler(request)
+    except web.HTTPNotFound:
+        message = LABELS[choose_language(request.headers.get("Accept-Language"))]["not_found"]
+        return _render(request, "search.html", 404, q="", message=message)
+    except web.HTTPException:
+        raise
+    except Exception:
+        log.exception("%s %s failed", request.method, request.path)
+        message = LABELS[choose_language(request.headers.get("Accept-Language"))]["error"]
+        return _render(request, "search.html", 500, q="", message=message)
 
 
 async def index(request: web.Request) -> web.Response:

@@ -34,6 +34,7 @@ LABELS: dict[str, dict[str, str]] = {
         "bad_param": "検索条件が正しくありません。",
         "unavailable": "検索サーバーが応答しません。しばらくしてからもう一度お試しください。",
         "not_found": "ページが見つかりません。",
+        "error": "問題が発生しました。しばらくしてからもう一度お試しください。",
     },
     "en": {
         "site": "Intranet search",
@@ -63,6 +64,7 @@ LABELS: dict[str, dict[str, str]] = {
         "bad_param": "The search parameters are not valid.",
         "unavailable": "The search server does not answer. Please try again later.",
         "not_found": "Page not found.",
+        "error": "Something went wrong. Please try again later.",
     },
 }
 
