@@ -12,7 +12,7 @@
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
-    ├── QueryError                   a search request out of its bounds (names the parameter)
+    ├── QueryError                   a search query that is not searched (empty, too long)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
@@ -92,15 +92,16 @@ class CrawlLockedError(IndexerError):
 
 
 class QueryError(IndexerError):
-    """A search request with a parameter out of its bounds (query too long, page not a
-    number); shown to the user as a message, never as an error page.
+    """A search request that is not searched: the query empty, too long or too complex, or
+    another parameter out of its bounds; the message is meant for the user, never an error
+    page.
 
     Args:
+        message: what is wrong.
         param: the request parameter at fault (``q``, ``page``, ``rows``…).
-        message: what is wrong with it.
     """
 
-    def __init__(self, param: str, message: str) -> None:
+    def __init__(self, message: str, param: str = "q") -> None:
         super().__init__(message)
         self.param = param
 

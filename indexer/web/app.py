@@ -111,43 +111,49 @@ async def search(request: web.Request) -> web.Response:
     """``GET /search``: a page of hits with facets, or a message (never an error page)."""
     lang = choose_language(request.headers.get("Accept-Language"))
     labels = LABELS[lang]
-    q = request.query.get("q", "")
+    typed = request.query.get("q", "")
+    q = typed[:MAX_QUERY_CHARS]
     try:
         req = parse_request(request.query)
-    except QueryError as exc:
-        key = "too_long" if exc.param == "q" else "bad_param"
-        status = 200 if exc.param == "q" else 400  # an over-long query is no error page
-        message = labels[key].format(max=MAX_QUERY_CHARS)
-        return _render(request, "search.html", status, q=q[:MAX_QUERY_CHARS], message=message)
-    if not req.q:
-        return _render(request, "search.html", q="", message=labels["empty"])
-    try:
+        if not req.q:
+            return _render(request, "search.html", q="", message=labels["empty"])
         result = await run_search(request.app[CONFIG], req)
+    except QueryError as exc:
+        status = 200 if exc.param == "q" else 400  # a query out of bounds is no error page
+        message = query_message(exc, typed, labels)
+        return _render(request, "search.html", status, q=q, message=message)
     except SolrError:
-        return _render(request, "search.html", 503, q=req.q, message=labels["unavailable"])
-    context = result_context(req, result, lang)
+        return _render(request, "search.html", 503, q=q, message=labels["unavailable"])
     return _render(
         request,
         "search.html",
         q=req.q,
         sorts=sort_links(req, labels),
         format_name=functools.partial(value_name, "type", lang=lang),
-        **context,
+        **result_context(req, result, lang),
     )
+
+
+def query_message(exc: QueryError, typed: str, labels: dict[str, str]) -> str:
+    """The user's message for a request that was not searched (``typed``: its ``q``)."""
+    if exc.param != "q":
+        return labels["bad_param"]
+    if len(typed.strip()) > MAX_QUERY_CHARS:
+        return labels["too_long"].format(max=MAX_QUERY_CHARS)
+    return labels["not_searchable"]
 
 
 async def api_search(request: web.Request) -> web.Response:
     """``GET /api/search``: ``{"numFound", "start", "hits": [...], "facets": {...}}``;
-    400 ``{"error", "param"}`` for a parameter out of bounds, 503 ``{"error"}`` when Solr
-    cannot answer."""
+    400 ``{"error", "param"}`` for a request that is not searched (empty or too long query,
+    a parameter out of bounds), 503 ``{"error"}`` when Solr cannot answer."""
     try:
         req = parse_request(request.query, api=True)
+        if not req.q:
+            raise QueryError("q is required", "q")
+        result = await run_search(request.app[CONFIG], req)
     except QueryError as exc:
         return web.json_response({"error": str(exc), "param": exc.param}, status=400)
-    if not req.q:
-        return web.json_response({"error": "q is required", "param": "q"}, status=400)
-    try:
-        result = await run_search(request.app[CONFIG], req)
     except SolrError:
         return web.json_response({"error": "search is unavailable"}, status=503)
     body = {

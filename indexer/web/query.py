@@ -65,7 +65,7 @@ def parse_request(params: Mapping[str, str], *, api: bool = False) -> SearchRequ
     """
     q = params.get("q", "").strip()
     if len(q) > MAX_QUERY_CHARS:
-        raise QueryError("q", f"the query is longer than {MAX_QUERY_CHARS} characters")
+        raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters", "q")
     if api:
         rows = _int(params, "rows", PAGE_SIZE, 1, MAX_ROWS)
         start = _int(params, "start", 0, 0, MAX_START)
@@ -74,7 +74,7 @@ def parse_request(params: Mapping[str, str], *, api: bool = False) -> SearchRequ
         start = (_int(params, "page", 1, 1, MAX_START // PAGE_SIZE) - 1) * PAGE_SIZE
     sort = params.get("sort") or "relevance"
     if sort not in ("relevance", "modified"):
-        raise QueryError("sort", "sort is relevance or modified")
+        raise QueryError("sort is relevance or modified", "sort")
     filters = {name: params[name] for name in FILTERS if params.get(name)}
     if "year" in filters:
         _int(filters, "year", 0, 1, 9998)
@@ -88,9 +88,9 @@ def _int(params: Mapping[str, str], name: str, default: int, low: int, high: int
     try:
         value = int(raw)
     except ValueError:
-        raise QueryError(name, f"{name} is not a whole number") from None
+        raise QueryError(f"{name} is not a whole number", name) from None
     if not low <= value <= high:
-        raise QueryError(name, f"{name} is outside {low}..{high}")
+        raise QueryError(f"{name} is outside {low}..{high}", name)
     return value
 
 
