@@ -13,9 +13,9 @@ import pytest
 import requests
 
 from indexer.settings import SolrSettings
-from indexer.solr.launcher import DEFAULT_CONFIGSET_DIR
 from indexer.solr.search import MAX_QUERY_CHARS
 from indexer.web.app import _type_field
+from tests.conftest import CONFIGSET_DIR
 from tests.web_fixtures import RAW_HOSTILE_DOCS, Server, indexed_server
 from tests.web_site import HOSTILE_QUERY, QUERY
 
@@ -139,7 +139,7 @@ def test_security_headers_everywhere(server: Server, path: str) -> None:
 
 
 def test_type_facet_field_follows_the_schema(solr_base_url: str) -> None:
-    schema = (DEFAULT_CONFIGSET_DIR / "schema.xml").read_text(encoding="utf-8")
+    schema = (CONFIGSET_DIR / "schema.xml").read_text(encoding="utf-8")
     field = re.search(r'<field name="format"[^>]*>', schema)
     # schema 1.7: docValues on by default for string fields
     facetable = field is not None and 'docValues="false"' not in field.group(0)

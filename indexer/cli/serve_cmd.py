@@ -16,7 +16,7 @@ from typing import Any
 
 from aiohttp import web
 
-from indexer.cli.common import add_common, configure_logging, load_from_args
+from indexer.cli.options import ExitCode, add_common, configure_logging, load_from_args, solr_flags
 from indexer.web.app import MAX_REQUEST_LINE, WebConfig, make_app
 from indexer.web.security import admin_password
 
@@ -40,13 +40,7 @@ def run(args: argparse.Namespace) -> int:
     configure_logging(args.verbose, args.quiet)
     loaded = load_from_args(
         args,
-        {
-            "serve.host": args.host,
-            "serve.port": args.port,
-            "solr.url": args.solr,
-            "solr.core": args.core,
-            "solr.collection": args.collection,
-        },
+        {"serve.host": args.host, "serve.port": args.port, **solr_flags(args)},
     )
     settings = loaded.settings
     password, generated = admin_password(settings.serve)
@@ -60,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_serve(make_app(config), settings.serve.host, settings.serve.port, banner))
     print("indexer serve: stopped", file=sys.stderr)
-    return 0
+    return ExitCode.OK
 
 
 async def _serve(app: web.Application, host: str, port: int, banner: str | None) -> None:

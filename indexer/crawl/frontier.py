@@ -157,11 +157,6 @@ class Frontier:
         """Mark the current run finished (a later ``--resume`` then starts anew)."""
         self._db.execute("UPDATE runs SET finished=? WHERE id=?", (time.time(), self.run))
 
-    def last_run(self) -> int:
-        """The number of the most recent run, or 0."""
-        row = self._db.execute("SELECT MAX(id) FROM runs").fetchone()
-        return int(row[0] or 0)
-
     # -- queueing -----------------------------------------------------------------------
 
     def add(self, entries: Iterable[tuple[str, str, int]]) -> int:

@@ -1,4 +1,9 @@
-"""Start and stop a real local Solr 9.10.1 (the Java launcher under ``solr-launcher/``).
+"""Start and stop a real local Solr 9.10.1 (the Java launcher, ``solr.launcher_dir``).
+
+The launcher's Maven project and our configset are found through the settings
+``solr.launcher_dir`` and ``solr.configset_dir`` (defaults ``solr-launcher/`` and
+``solr-config/`` of the working directory, a source checkout), never through this
+module's own path: an installed package has no checkout around it.
 
 The launcher runs in its own JVM and session; its pid goes to ``<solr_home>/solr-<port>.pid``
 and its output to ``<solr_home>/solr-<port>.log``. The Java side (``SolrLauncher``) copies the
@@ -38,12 +43,10 @@ from typing import Any
 import requests
 
 from indexer.errors import SolrLaunchError
+from indexer.settings import SolrSettings
 
 log = logging.getLogger(__name__)
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_LAUNCHER_DIR = REPO_ROOT / "solr-launcher"
-DEFAULT_CONFIGSET_DIR = REPO_ROOT / "solr-config"
 DEFAULT_SOLR_HOME = Path(".indexer/solr")
 MAIN_CLASS = "indexer.launcher.SolrLauncher"
 CONFIGSET_NAME = "pages"
@@ -84,16 +87,20 @@ def base_url(port: int) -> str:
     return f"http://127.0.0.1:{port}/solr"
 
 
-def build_launcher(launcher_dir: Path = DEFAULT_LAUNCHER_DIR) -> list[Path]:
+def build_launcher(launcher_dir: Path | None = None) -> list[Path]:
     """Build the Java launcher when stale and return its classpath (jar first).
 
     Runs ``mvn -B -q package dependency:build-classpath`` in ``launcher_dir`` when
     ``pom.xml`` or anything under ``src/`` is newer than ``target/solr-launcher-1.0.jar`` or
     ``target/classpath.txt``. Concurrent callers serialize on a lock file in ``target/``.
 
+    Args:
+        launcher_dir: the Maven project; default ``solr.launcher_dir``'s default.
+
     Raises:
         SolrLaunchError: Maven is missing or the build failed (with the tail of its output).
     """
+    launcher_dir = launcher_dir or SolrSettings().launcher_dir
     target = launcher_dir / "target"
     target.mkdir(parents=True, exist_ok=True)
     outputs = [target / "solr-launcher-1.0.jar", target / "classpath.txt"]
@@ -181,9 +188,9 @@ def start_solr(
         solr_home: Solr home directory (created; holds solr.xml, configsets, cores, pid, log).
             One per node in cloud mode.
         core: standalone: core to create (if missing) with our configset, and to ping.
-        configset_dir: configset to copy in; default ``solr-config/`` of this repo.
+        configset_dir: configset to copy in; default ``solr.configset_dir``'s default.
         timeout: seconds to wait for the build plus the readiness check.
-        launcher_dir: Maven project of the Java launcher; default ``solr-launcher/``.
+        launcher_dir: Maven project of the Java launcher; default ``solr.launcher_dir``'s.
         log_level: Log4j root level of the JVM.
         heap: JVM max heap (``-Xmx``).
         cloud: start a SolrCloud node (no core is created); None for standalone.
@@ -210,10 +217,9 @@ def start_solr(
     if cloud is not None and cloud.zk_host is None:
         _check_port_free(cloud.zk_port or port + 1000)
     deadline = time.monotonic() + timeout
-    classpath = build_launcher(launcher_dir or DEFAULT_LAUNCHER_DIR)
-    cmd = _launcher_args(
-        port, solr_home, core, configset_dir or DEFAULT_CONFIGSET_DIR, log_level, cloud
-    )
+    classpath = build_launcher(launcher_dir)
+    configset = configset_dir or SolrSettings().configset_dir
+    cmd = _launcher_args(port, solr_home, core, configset, log_level, cloud)
     if security_json is not None:
         cmd += ["--security-json", str(security_json.resolve())]
     proc = _spawn(port, solr_home, classpath, heap, cmd)

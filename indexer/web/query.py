@@ -2,8 +2,9 @@
 parameters of the ``/search`` handler.
 
 The query goes to Solr as the user typed it (the handler's edismax decides what it means);
-the facet filters (``host``, ``type``, ``lang``, ``year``) never do: each value is quoted and
-escaped into one filter query here, so no Solr syntax passes through them.
+the facet filters (``host``, ``type``, ``lang``, ``year``) never do: each value becomes an
+escaped phrase (:func:`indexer.solr.search.term_query`) in one filter query, so no Solr syntax
+passes through them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from indexer.errors import QueryError
-from indexer.solr.search import MAX_QUERY_CHARS
+from indexer.solr.search import MAX_QUERY_CHARS, term_query
 from indexer.web.formats import media_types
 
 PAGE_SIZE = 10
@@ -94,12 +95,6 @@ def _int(params: Mapping[str, str], name: str, default: int, low: int, high: int
     return value
 
 
-def quote_term(value: str) -> str:
-    """``value`` as a quoted Lucene term: backslash and double quote escaped (Solr Ref
-    Guide, "Standard Query Parser": escaping special characters)."""
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def filter_query(req: SearchRequest, type_field: str) -> str | None:
     """One filter query that requires every active filter, or None.
 
@@ -112,10 +107,10 @@ def filter_query(req: SearchRequest, type_field: str) -> str | None:
             year = int(value)
             clauses.append(f"+modified:[{_jan1(year)} TO {_jan1(year + 1)}}}")
         elif name == "type" and type_field == "content_type":
-            alternatives = " ".join(f"content_type:{quote_term(m)}" for m in media_types(value))
+            alternatives = " ".join(term_query("content_type", m) for m in media_types(value))
             clauses.append(f"+({alternatives})")
         else:
-            clauses.append(f"+{type_field if name == 'type' else name}:{quote_term(value)}")
+            clauses.append("+" + term_query(type_field if name == "type" else name, value))
     return " ".join(clauses) or None
 
 
