@@ -102,6 +102,18 @@ def _assert_layout(page: Any, width: int) -> None:
             assert overlap_x <= 0.5 or overlap_y <= 0.5, (a, b)
 
 
+def _fonts_of(page: Any, selector: str) -> set[str]:
+    """The platform fonts Chromium drew ``selector``'s text with (DevTools protocol,
+    ``CSS.getPlatformFontsForNode``)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    return {font["familyName"] for font in fonts}
+
+
 def test_search_facet_paging_sort(server: Server, browser: Browser) -> None:
     page = browser.page()
     page.goto(server.url)
@@ -115,6 +127,7 @@ def test_search_facet_paging_sort(server: Server, browser: Browser) -> None:
     assert page.locator("article.hit").count() == 10
     marks = page.locator("article.hit .hit-snippet mark").all_inner_texts()
     assert marks and all(m in QUERY or QUERY in m for m in marks), marks
+    assert any("Noto Sans CJK" in f for f in _fonts_of(page, "article.hit .hit-snippet"))
     ARTIFACTS.mkdir(exist_ok=True)
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 900})
