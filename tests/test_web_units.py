@@ -55,7 +55,10 @@ def test_filters_are_quoted_terms() -> None:
         '+host:"x\\" OR *:*" +lang:"ja" +modified:[2024-01-01T00:00:00Z TO 2025-01-01T00:00:00Z}'
     )
     typed = SearchRequest("q", filters={"type": "html"})
-    assert filter_query(typed, "format") == '+format:"html"'
+    assert filter_query(typed, "format") == (
+        '+(format:"html" (+(content_type:"text/html" content_type:"application/xhtml+xml")'
+        " -format:[* TO *]))"
+    )
     assert filter_query(typed, "content_type") == (
         '+(content_type:"text/html" content_type:"application/xhtml+xml")'
     )

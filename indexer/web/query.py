@@ -98,20 +98,27 @@ def _int(params: Mapping[str, str], name: str, default: int, low: int, high: int
 def filter_query(req: SearchRequest, type_field: str) -> str | None:
     """One filter query that requires every active filter, or None.
 
-    ``type_field`` is ``format`` when the index has it, else ``content_type``: then a format
-    id stands for its MIME types (:mod:`indexer.web.formats`).
+    ``type_field`` is ``format`` when the index has it, else ``content_type``. A format id
+    also matches, through its MIME types (:mod:`indexer.web.formats`), the documents that
+    have no ``format`` yet (indexed before the field existed).
     """
     clauses = []
     for name, value in req.filters.items():
         if name == "year":
             year = int(value)
             clauses.append(f"+modified:[{_jan1(year)} TO {_jan1(year + 1)}}}")
-        elif name == "type" and type_field == "content_type":
-            alternatives = " ".join(term_query("content_type", m) for m in media_types(value))
-            clauses.append(f"+({alternatives})")
+        elif name == "type":
+            clauses.append(f"+({_type_clause(value, type_field)})")
         else:
-            clauses.append("+" + term_query(type_field if name == "type" else name, value))
+            clauses.append("+" + term_query(name, value))
     return " ".join(clauses) or None
+
+
+def _type_clause(format_id: str, type_field: str) -> str:
+    by_media = " ".join(term_query("content_type", m) for m in media_types(format_id))
+    if type_field == "content_type":
+        return by_media
+    return f"{term_query('format', format_id)} (+({by_media}) -format:[* TO *])"
 
 
 def _jan1(year: int) -> str:
