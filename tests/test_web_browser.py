@@ -177,6 +177,8 @@ def test_hostile_pages_show_as_text(server: Server, browser: Browser) -> None:
     snippets = " ".join(page.locator(".hit-snippet").all_inner_texts())
     assert "<img src=x onerror=alert(3)>" in snippets and "<em>偽の強調</em>" in snippets
     assert page.locator(".hit-snippet *:not(mark)").count() == 0
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "web-hostile-1280.png"), full_page=True)
     script_hit = page.locator("article.hit", has_text="javascript:alert(6)")
     assert script_hit.locator("a.hit-title").get_attribute("href") is None
 

@@ -77,9 +77,7 @@ def _render(request: web.Request, name: str, status: int = 200, **context: Any) 
     lang = choose_language(request.headers.get("Accept-Language"))
     template = request.app[TEMPLATES].get_template(name)
     css = request.app.router["static"].url_for(filename="style.css")
-    text = template.render(
-        lang=lang, L=LABELS[lang], max_query=MAX_QUERY_CHARS, css=str(css), **context
-    )
+    text = template.render(lang=lang, L=LABELS[lang], css=str(css), **context)
     response = web.Response(text=text, content_type="text/html", charset="utf-8", status=status)
     response.headers["Vary"] = "Accept-Language"
     return response

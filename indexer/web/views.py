@@ -113,10 +113,7 @@ def hints(req: SearchRequest, lang: str) -> dict[str, list[Link]]:
         for v in spelling_variants(req.q)[:2]
     ]
     drops = [
-        Link(
-            f"{value_name(name, value, lang)}",
-            search_url(req.with_filter(name, None)),
-        )
+        Link(value_name(name, value, lang), search_url(req.with_filter(name, None)))
         for name, value in req.filters.items()
     ]
     return {"variants": variants, "drops": drops}
