@@ -24,23 +24,20 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
-from typing import Annotated, Any, Literal, get_origin
+from typing import Any, Literal, get_origin
 from urllib.parse import urlsplit
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    PlainSerializer,
     SecretStr,
     ValidationError,
     field_validator,
 )
 
 from indexer.errors import ConfigError
+from indexer.settings_fields import Credentials, Headers, Regex, Selectors
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -49,51 +46,6 @@ Source = Literal["default", "file", "env", "flag"]
 
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def _regex(value: str) -> str:
-    """A valid Python regular expression (``re`` syntax), else ValueError."""
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"invalid regular expression: {exc}") from None
-    return value
-
-
-def _freeze(value: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A read-only view of a table (nested tables too): frozen settings stay frozen."""
-    return MappingProxyType(
-        {k: _freeze(v) if isinstance(v, Mapping) else v for k, v in value.items()}
-    )
-
-
-def _thaw(value: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: _thaw(v) if isinstance(v, Mapping) else v for k, v in value.items()}
-
-
-def _css(value: str) -> str:
-    """A valid CSS selector (Selectors Level 3 as cssselect reads it), else ValueError."""
-    from lxml.cssselect import CSSSelector, SelectorError  # only when site rules are set
-
-    try:
-        CSSSelector(value)
-    except SelectorError as exc:
-        raise ValueError(f"bad CSS selector {value!r}: {exc}") from None
-    return value
-
-
-def _one_or_more(value: object) -> object:
-    return (value,) if isinstance(value, str) else value
-
-
-Regex = Annotated[str, AfterValidator(_regex)]
-Selectors = Annotated[
-    tuple[Annotated[str, AfterValidator(_css)], ...], BeforeValidator(_one_or_more)
-]
-Headers = Annotated[Mapping[str, str], AfterValidator(_freeze), PlainSerializer(_thaw)]
-Credentials = Annotated[
-    Mapping[str, Mapping[str, SecretStr]], AfterValidator(_freeze), PlainSerializer(_thaw)
-]
 
 
 class CrawlSettings(_Section):
@@ -292,14 +244,10 @@ class ReindexSettings(_Section):
 class ServeSettings(_Section):
     """The web interface, ``indexer serve`` (``serve.*``)."""
 
-    host: str = Field(
-        "127.0.0.1", description="Bind address; any but loopback needs serve.admin_password."
-    )
+    host: str = Field("127.0.0.1", description="Bind address; off loopback needs a password.")
     port: int = Field(8080, ge=0, le=65535, description="TCP port of the web interface.")
     admin_password: SecretStr | None = Field(
-        None,
-        description="Password of the admin views; required to bind a non-loopback address "
-        "(on 127.0.0.1 a random one is printed at each start when unset). Never logged.",
+        None, description="Admin password; needed off loopback, else one is printed at start."
     )
 
 

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
-from indexer.crawl.frontier import FrontierView
+from indexer.crawl.frontier_view import FrontierView
 from indexer.errors import ConfigError
 from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
 

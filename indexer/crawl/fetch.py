@@ -50,6 +50,17 @@ class Validators:
     last_modified: str | None = None
 
 
+def _tls(cfg: FetchSettings) -> ssl.SSLContext | bool:
+    """TLS for the session: False without verification, else the default context plus
+    ``fetch.ca_bundle``."""
+    if not cfg.verify_tls:
+        return False
+    context = ssl.create_default_context()
+    if cfg.ca_bundle:
+        context.load_verify_locations(cafile=str(cfg.ca_bundle))
+    return context
+
+
 def build_session(
     cfg: FetchSettings, on_request_sent: Callable[[str], None] | None = None
 ) -> aiohttp.ClientSession:
@@ -64,15 +75,8 @@ def build_session(
             headers are written, so that politeness can space requests from when they
             really left, not from when they were scheduled.
     """
-    ssl_ctx: ssl.SSLContext | bool
-    if not cfg.verify_tls:
-        ssl_ctx = False
-    else:
-        ssl_ctx = ssl.create_default_context()
-        if cfg.ca_bundle:
-            ssl_ctx.load_verify_locations(cafile=str(cfg.ca_bundle))
     connector = aiohttp.TCPConnector(
-        limit=cfg.concurrency, limit_per_host=max(cfg.per_host, 2), ssl=ssl_ctx
+        limit=cfg.concurrency, limit_per_host=max(cfg.per_host, 2), ssl=_tls(cfg)
     )
     timeout = aiohttp.ClientTimeout(
         total=cfg.timeout, connect=cfg.connect_timeout, sock_read=cfg.timeout

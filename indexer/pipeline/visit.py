@@ -143,8 +143,11 @@ class Visitor:
         if fetched.status == 304:
             self.ledger.finish(url, Outcome.NOT_MODIFIED, "", reached=True)
             return
-        loop = asyncio.get_running_loop()
-        page: ProcessedPage = await loop.run_in_executor(
+        await self._page(claimed, fetched)
+
+    async def _page(self, claimed: Claimed, fetched: FetchResult) -> None:
+        """Decode and extract off the loop, judge, carry the verdict out."""
+        page: ProcessedPage = await asyncio.get_running_loop().run_in_executor(
             self.clients.pool,
             process_page,
             fetched.body,
@@ -153,12 +156,10 @@ class Visitor:
             self.rules,
             self.settings.crawl.max_links_per_page,
         )
-        skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
         facts = self._facts(claimed, fetched, page)
+        skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
         verdict = judge(
-            facts,
-            obey_noindex=self.settings.crawl.obey_noindex,
-            skip_unchanged=skip_unchanged,
+            facts, obey_noindex=self.settings.crawl.obey_noindex, skip_unchanged=skip_unchanged
         )
         self._apply(claimed, fetched, facts, verdict)
 
