@@ -126,17 +126,14 @@ def _hostile_pages() -> list[Page]:
     ]
 
 
-SITES: dict[str, list[Page]] = {}
-
-
-def _sites() -> dict[str, list[Page]]:
-    if not SITES:
-        leave = _leave_pages()
-        topics = _topic_pages()
-        SITES["jinji"] = leave[:8] + topics[:2] + _english_pages()
-        SITES["joho"] = leave[8:12] + topics[2:5] + _hostile_pages()
-        SITES["somu"] = leave[12:] + topics[5:]
-    return SITES
+def sites() -> dict[str, list[Page]]:
+    """The pages of each site, by site name."""
+    leave, topics = _leave_pages(), _topic_pages()
+    return {
+        "jinji": leave[:8] + topics[:2] + _english_pages(),
+        "joho": leave[8:12] + topics[2:5] + _hostile_pages(),
+        "somu": leave[12:] + topics[5:],
+    }
 
 
 def render(page: Page, site_title: str) -> str:
@@ -165,7 +162,7 @@ def _index(name: str, pages: list[Page]) -> str:
 def write_sites(root: Path) -> dict[str, Path]:
     """Write every site under ``root``; returns ``{site name: folder}``."""
     folders = {}
-    for name, pages in _sites().items():
+    for name, pages in sites().items():
         folder = root / name
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "index.html").write_text(_index(name, pages), encoding="utf-8")
@@ -177,4 +174,4 @@ def write_sites(root: Path) -> dict[str, Path]:
 
 def page_count() -> int:
     """Pages with content over all sites (index pages not counted)."""
-    return sum(len(pages) for pages in _sites().values())
+    return sum(len(pages) for pages in sites().values())
