@@ -27,17 +27,11 @@ from pathlib import Path
 from typing import Any, Literal, get_origin
 from urllib.parse import urlsplit
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SecretStr,
-    ValidationError,
-    field_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from indexer.errors import ConfigError
-from indexer.settings_fields import Credentials, Headers, Regex, Selectors
+from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
+from indexer.web.settings import ServeSettings
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -93,6 +87,9 @@ class CrawlSettings(_Section):
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
+    formats: FormatIds = Field(
+        ALL_FORMATS, description="Format ids indexed (see README); others are wrong-type."
+    )
 
 
 class FetchSettings(_Section):
@@ -104,9 +101,10 @@ class FetchSettings(_Section):
     concurrency: int = Field(32, ge=1, description="Requests in flight in total.")
     timeout: float = Field(30.0, gt=0, description="Total time per request (s).")
     connect_timeout: float = Field(10.0, gt=0, description="Connect timeout (s).")
-    max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Body cap (bytes).")
+    max_body_bytes: int = Field(10 << 20, ge=1024, description="HTML page body cap (bytes).")
+    max_document_bytes: int = Field(100 << 20, ge=1024, description="Document body cap (bytes).")
     content_types: tuple[str, ...] = Field(
-        ("text/html", "application/xhtml+xml"), description="Media types fetched for indexing."
+        (), description="Declared media types fetched (before the body is read); empty: any."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
@@ -232,6 +230,14 @@ class ExtractSettings(_Section):
     rules: tuple[SiteRule, ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
+    document_timeout: float = Field(60.0, gt=0, description="Wall time per document (s).")
+    worker_memory: int = Field(
+        1 << 30, ge=64 << 20, description="Address-space limit per document worker (bytes)."
+    )
+    max_unpacked_bytes: int = Field(
+        512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
+    )
+    max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
 
 
 class ReindexSettings(_Section):
@@ -239,16 +245,6 @@ class ReindexSettings(_Section):
 
     delete_grace_runs: int = Field(2, ge=1, description="Runs a page may be missing.")
     max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
-
-
-class ServeSettings(_Section):
-    """The web interface, ``indexer serve`` (``serve.*``)."""
-
-    host: str = Field("127.0.0.1", description="Bind address; off loopback needs a password.")
-    port: int = Field(8080, ge=0, le=65535, description="TCP port of the web interface.")
-    admin_password: SecretStr | None = Field(
-        None, description="Admin password; needed off loopback, else one is printed at start."
-    )
 
 
 class Settings(_Section):

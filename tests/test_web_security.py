@@ -13,9 +13,10 @@ import requests
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from indexer.settings import ServeSettings, SolrSettings
+from indexer.settings import SolrSettings
 from indexer.web.app import WebConfig, make_app
 from indexer.web.security import CSP, admin_password, is_loopback
+from indexer.web.settings import ServeSettings
 from tests.web_fixtures import run_serve
 
 SECRET = "correct-horse-battery-staple"

@@ -15,7 +15,7 @@ import secrets
 from aiohttp import web
 
 from indexer.errors import ConfigError
-from indexer.settings import ServeSettings
+from indexer.web.settings import ServeSettings
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
