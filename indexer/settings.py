@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
+from indexer.settings_file import read_toml
 from indexer.web.settings import ServeSettings
 
 ENV_PREFIX = "INDEXER_"
@@ -107,6 +107,11 @@ class FetchSettings(_Section):
         (), description="Declared media types fetched (before the body is read); empty: any."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
+    timeout_attempts: int = Field(2, ge=1, description="Attempts per URL that timed out.")
+    host_failure_limit: int = Field(
+        10, ge=0, description="Timeouts or failed connects of a host's last window that end it."
+    )
+    host_failure_window: int = Field(20, ge=1, description="Requests counted per host.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
     backoff_max: float = Field(60.0, ge=0, description="Longest computed backoff (s).")
     retry_after_cap: float = Field(300.0, ge=0, description="Longest Retry-After honoured (s).")
@@ -145,11 +150,10 @@ class SolrSettings(_Section):
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
     commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
-    drain_timeout: float = Field(
-        300.0, ge=0, description="At the end, how long to wait for an unavailable Solr (s)."
-    )
+    drain_timeout: float = Field(300.0, ge=0, description="The final drain's wait for Solr (s).")
+    auth_wait: float = Field(600.0, ge=0, description="Wait for refused credentials/fields (s).")
     stop_drain_timeout: float = Field(
-        5.0, ge=0, description="The same when the crawl was asked to stop (s)."
+        5.0, ge=0, description="The same when the crawl was asked to stop (s; at most 3)."
     )
     outbox_high_water: int = Field(
         5000, ge=1, description="Changes waiting in the outbox above which fetching pauses."
@@ -305,7 +309,7 @@ def load_settings(
     """
     environ = os.environ if environ is None else environ
     layers: list[tuple[Source, dict[str, Any]]] = [
-        ("file", _read_toml(config_file) if config_file else {}),
+        ("file", read_toml(config_file) if config_file else {}),
         ("env", _read_env(environ)),
         ("flag", {k: v for k, v in (flags or {}).items() if v is not None}),
     ]
@@ -326,22 +330,6 @@ def load_settings(
         path = dotted + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"][2:])
         raise ConfigError(path, f"{err['msg']} (from {sources.get(dotted, '?')})") from None
     return LoadedSettings(settings, sources)
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError("--config", f"cannot read {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("--config", f"{path} is not valid TOML: {exc}") from None
-    flat: dict[str, Any] = {}
-    for section, table in data.items():
-        if not isinstance(table, dict):
-            raise ConfigError(section, "expected a [section] table in the config file")
-        for key, value in table.items():
-            flat[f"{section}.{key}"] = value
-    return flat
 
 
 def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:
