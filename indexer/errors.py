@@ -11,6 +11,7 @@
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
+    ├── QueryError                   a search query that is not searched (empty, too long)
     ├── StorageError                 a state or output file cannot be written: disk full (exit 1)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
@@ -129,6 +130,21 @@ class DocumentError(ExtractError):
 
 class CrawlLockedError(IndexerError):
     """Another crawl holds the lock on the data directory."""
+
+
+class QueryError(IndexerError):
+    """A search request that is not searched: the query empty, too long or too complex, or
+    another parameter out of its bounds; the message is meant for the user, never an error
+    page.
+
+    Args:
+        message: what is wrong.
+        param: the request parameter at fault (``q``, ``page``, ``rows``…).
+    """
+
+    def __init__(self, message: str, param: str = "q") -> None:
+        super().__init__(message)
+        self.param = param
 
 
 class StateError(IndexerError):

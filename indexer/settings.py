@@ -4,7 +4,7 @@ Precedence, lowest first (a later layer overrides an earlier one, key by key):
 
 1. defaults written in the models below;
 2. the TOML file given with ``--config FILE`` (sections ``[crawl]``, ``[fetch]``, ``[solr]``,
-   ``[extract]``, ``[reindex]``; keys as the field names);
+   ``[extract]``, ``[reindex]``, ``[serve]``; keys as the field names);
 3. environment variables ``INDEXER_<SECTION>_<KEY>`` (e.g. ``INDEXER_FETCH_DELAY=0.5``);
    list and table values are JSON (``INDEXER_CRAWL_INCLUDE='["^https://a/"]'``);
 4. command-line flags.
@@ -32,6 +32,7 @@ import indexer.settings_fields as _fields
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
+from indexer.web.settings import ServeSettings
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -263,6 +264,7 @@ class Settings(_Section):
     solr: SolrSettings = Field(default_factory=SolrSettings)
     extract: ExtractSettings = Field(default_factory=ExtractSettings)
     reindex: ReindexSettings = Field(default_factory=ReindexSettings)
+    serve: ServeSettings = Field(default_factory=ServeSettings)
 
 
 @dataclass(frozen=True)

@@ -64,3 +64,17 @@ def test_indexer_service_builds_python_image() -> None:
     assert re.search(r"^FROM python:3\.11-slim$", dockerfile, re.MULTILINE)
     assert re.search(r"^RUN pip install \.$", dockerfile, re.MULTILINE)
     assert indexer["environment"]["INDEXER_SOLR_URL"].startswith("http://solr:8983/")
+
+
+def test_web_service_serves_the_search_page_safely() -> None:
+    web = compose()["services"]["web"]
+    assert web["build"] == compose()["services"]["indexer"]["build"]
+    command = web["command"]
+    assert command[0] == "serve" and command[command.index("--host") + 1] == "0.0.0.0"
+    # a non-loopback bind needs the admin password, taken from the operator's environment
+    assert web["environment"]["INDEXER_SERVE_ADMIN_PASSWORD"].startswith(
+        "${INDEXER_SERVE_ADMIN_PASSWORD:?"
+    )
+    port = command[command.index("--port") + 1]
+    assert web["ports"] == [f"127.0.0.1:{port}:{port}"]
+    assert web["environment"]["INDEXER_SOLR_URL"].startswith("http://solr:8983/")

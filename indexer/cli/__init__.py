@@ -34,6 +34,7 @@ def _command_modules() -> list[ModuleType]:
         reindex_cmd,
         report_cmd,
         search_cmd,
+        serve_cmd,
         solr_cmd,
     )
 
@@ -43,6 +44,7 @@ def _command_modules() -> list[ModuleType]:
         reindex_cmd,
         delete_cmd,
         search_cmd,
+        serve_cmd,
         demo_cmd,
         extract_cmd,
         detect_cmd,

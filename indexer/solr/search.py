@@ -9,6 +9,10 @@ from indexer.errors import SolrUnavailableError
 from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
 
+MAX_QUERY_CHARS = 1000
+"""Longest query a user may send, in characters (Fess bounds its queries at 1,000): the one
+place callers (the CLI, ``indexer serve``) read the bound from."""
+
 
 def search(cfg: SolrSettings, query: str, rows: int = 10) -> dict[str, Any]:
     """Run ``query`` against ``/search``.
@@ -44,6 +48,19 @@ def search(cfg: SolrSettings, query: str, rows: int = 10) -> dict[str, Any]:
             }
         )
     return {"numFound": data["response"]["numFound"], "hits": hits}
+
+
+def search_page(cfg: SolrSettings, query: str, params: dict[str, str | int]) -> dict[str, Any]:
+    """Run ``query`` against ``/search`` with extra request parameters (filter query, JSON
+    facets, paging, sort, highlighter encoder); the handler's defaults apply to the rest.
+
+    Returns:
+        Solr's JSON answer as is (``response``, ``highlighting``, ``facets``).
+
+    Raises:
+        SolrUnavailableError, SolrError: as :func:`search`.
+    """
+    return _request(cfg, "search", {**params, "q": query})
 
 
 def term_query(field: str, value: str) -> str:

@@ -1,0 +1,79 @@
+"""``indexer serve``: the search web interface (aiohttp.web), on 127.0.0.1 by default.
+
+Any other bind address needs ``serve.admin_password``, else the command refuses with one
+line naming it (exit 2). On loopback without it, a random admin password is generated at
+each start and printed once beside the URL. Ctrl-C or SIGTERM stops the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from typing import Any
+
+from aiohttp import web
+
+from indexer.cli.options import ExitCode, add_common, configure_logging, load_from_args, solr_flags
+from indexer.web.app import MAX_REQUEST_LINE, WebConfig, make_app
+from indexer.web.security import admin_password
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``indexer serve``."""
+    p: argparse.ArgumentParser = sub.add_parser("serve", help="run the search web interface")
+    p.add_argument("--host", help="bind address (serve.host, default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="TCP port (serve.port, default 8080; 0 picks one)")
+    p.add_argument("--solr", help="Solr base URL (solr.url)")
+    target = p.add_mutually_exclusive_group()
+    target.add_argument("--core", help="core to search (solr.core)")
+    target.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+    p.add_argument("--frontier", help="frontier URL, for the admin views (part 2)")
+    add_common(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; exit 2 on a refused bind (see the module docstring)."""
+    configure_logging(args.verbose, args.quiet)
+    loaded = load_from_args(
+        args,
+        {"serve.host": args.host, "serve.port": args.port, **solr_flags(args)},
+    )
+    settings = loaded.settings
+    password, generated = admin_password(settings.serve)
+    config = WebConfig(
+        settings.solr,
+        admin_password=password,
+        data_dir=settings.crawl.data_dir,
+        frontier=args.frontier,
+    )
+    banner = f"admin password (generated for this run): {password}" if generated else None
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(make_app(config), settings.serve.host, settings.serve.port, banner))
+    print("indexer serve: stopped", file=sys.stderr)
+    return ExitCode.OK
+
+
+async def _serve(app: web.Application, host: str, port: int, banner: str | None) -> None:
+    """Listen on ``host:port``, print the URL (and ``banner``), run until SIGINT/SIGTERM."""
+    runner = web.AppRunner(app, access_log=None, max_line_size=MAX_REQUEST_LINE)
+    await runner.setup()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = site._server.sockets[0].getsockname()[1] if site._server else port  # type: ignore[attr-defined]
+        if banner:
+            print(banner, flush=True)
+        shown = f"[{host}]" if ":" in host else host
+        print(f"indexer serve: http://{shown}:{bound}/ (Ctrl-C stops it)", flush=True)
+        await stop.wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,36 @@
+"""Format ids (``html``, ``pdf``, ``docx``…) of the formats issues, and the MIME types they
+stand for: the ``type=`` filter and facet fall back to ``content_type`` through this table
+when the index has no ``format`` field yet."""
+
+from __future__ import annotations
+
+FORMAT_MEDIA_TYPES: dict[str, tuple[str, ...]] = {
+    "html": ("text/html", "application/xhtml+xml"),
+    "pdf": ("application/pdf",),
+    "docx": ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
+    "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",),
+    "pptx": ("application/vnd.openxmlformats-officedocument.presentationml.presentation",),
+    "text": ("text/plain",),
+    "csv": ("text/csv",),
+    "doc": ("application/msword",),
+    "xls": ("application/vnd.ms-excel",),
+    "ppt": ("application/vnd.ms-powerpoint",),
+    "rtf": ("application/rtf", "text/rtf"),
+    "odt": ("application/vnd.oasis.opendocument.text",),
+    "ods": ("application/vnd.oasis.opendocument.spreadsheet",),
+    "odp": ("application/vnd.oasis.opendocument.presentation",),
+}
+_BY_MEDIA_TYPE = {media: fid for fid, types in FORMAT_MEDIA_TYPES.items() for media in types}
+
+
+def format_of(content_type: str | None) -> str | None:
+    """The format id of a MIME type (parameters ignored), or None when it has none."""
+    if not content_type:
+        return None
+    return _BY_MEDIA_TYPE.get(content_type.split(";", 1)[0].strip().lower())
+
+
+def media_types(format_id: str) -> tuple[str, ...]:
+    """The MIME types of a format id; an unknown id stands for itself (a raw MIME type from
+    a ``content_type`` facet that no format id covers)."""
+    return FORMAT_MEDIA_TYPES.get(format_id, (format_id,))

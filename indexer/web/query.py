@@ -1,0 +1,168 @@
+"""A search request of the web interface: parsed from the URL's parameters, turned into the
+parameters of the ``/search`` handler.
+
+The query goes to Solr as the user typed it (the handler's edismax decides what it means);
+the facet filters (``host``, ``type``, ``lang``, ``year``) never do: each value becomes an
+escaped phrase (:func:`indexer.solr.search.term_query`) in one filter query, so no Solr syntax
+passes through them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from indexer.errors import QueryError
+from indexer.solr.search import MAX_QUERY_CHARS, term_query
+from indexer.web.formats import media_types
+
+PAGE_SIZE = 10
+MAX_ROWS = 100
+MAX_START = 10_000  # deep paging costs Solr (Ref Guide, "Pagination of Results")
+FILTERS = ("host", "type", "lang", "year")
+FIELDS = "id,url,title,host,format,content_type,modified,lang"
+Sort = Literal["relevance", "modified"]
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """What the user asked for.
+
+    Attributes:
+        q: the query as typed (stripped), at most ``MAX_QUERY_CHARS`` characters.
+        start: offset of the first hit (0-based).
+        rows: hits per answer (1..``MAX_ROWS``).
+        filters: active facet filters, ``{"host": "intra:8080", "year": "2024"}``.
+        sort: ``relevance`` (score) or ``modified`` (newest first).
+    """
+
+    q: str
+    start: int = 0
+    rows: int = PAGE_SIZE
+    filters: Mapping[str, str] = field(default_factory=dict)
+    sort: Sort = "relevance"
+
+    @property
+    def page(self) -> int:
+        """1-based page number at ``rows`` hits a page."""
+        return self.start // self.rows + 1
+
+    def with_filter(self, name: str, value: str | None) -> SearchRequest:
+        """This request with filter ``name`` set to ``value`` (None drops it), from hit 0."""
+        filters = {k: v for k, v in self.filters.items() if k != name}
+        if value is not None:
+            filters[name] = value
+        return replace(self, filters=filters, start=0)
+
+
+def parse_request(params: Mapping[str, str], *, api: bool = False) -> SearchRequest:
+    """Read ``q``, ``page`` (web) or ``start``/``rows`` (API), the filters and ``sort``.
+
+    Raises:
+        QueryError: a parameter out of its bounds (``param`` names it; ``q`` when the query
+            is longer than ``MAX_QUERY_CHARS``).
+    """
+    q = params.get("q", "").strip()
+    if len(q) > MAX_QUERY_CHARS:
+        raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters", "q")
+    if api:
+        rows = _int(params, "rows", PAGE_SIZE, 1, MAX_ROWS)
+        start = _int(params, "start", 0, 0, MAX_START)
+    else:
+        rows = PAGE_SIZE
+        start = (_int(params, "page", 1, 1, MAX_START // PAGE_SIZE) - 1) * PAGE_SIZE
+    sort = params.get("sort") or "relevance"
+    if sort not in ("relevance", "modified"):
+        raise QueryError("sort is relevance or modified", "sort")
+    filters = {name: params[name] for name in FILTERS if params.get(name)}
+    if "year" in filters:
+        _int(filters, "year", 0, 1, 9998)
+    return SearchRequest(q, start, rows, filters, sort)  # type: ignore[arg-type]
+
+
+def _int(params: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    raw = params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise QueryError(f"{name} is not a whole number", name) from None
+    if not low <= value <= high:
+        raise QueryError(f"{name} is outside {low}..{high}", name)
+    return value
+
+
+def filter_query(req: SearchRequest, type_field: str) -> str | None:
+    """One filter query that requires every active filter, or None.
+
+    ``type_field`` is ``format`` when the index has it, else ``content_type``. A format id
+    also matches, through its MIME types (:mod:`indexer.web.formats`), the documents that
+    have no ``format`` yet (indexed before the field existed).
+    """
+    clauses = []
+    for name, value in req.filters.items():
+        if name == "year":
+            year = int(value)
+            clauses.append(f"+modified:[{_jan1(year)} TO {_jan1(year + 1)}}}")
+        elif name == "type":
+            clauses.append(f"+({_type_clause(value, type_field)})")
+        else:
+            clauses.append("+" + term_query(name, value))
+    return " ".join(clauses) or None
+
+
+def _type_clause(format_id: str, type_field: str) -> str:
+    by_media = " ".join(term_query("content_type", m) for m in media_types(format_id))
+    if type_field == "content_type":
+        return by_media
+    return f"{term_query('format', format_id)} (+({by_media}) -format:[* TO *])"
+
+
+def _jan1(year: int) -> str:
+    return f"{year:04d}-01-01T00:00:00Z"
+
+
+def json_facets(type_field: str) -> str:
+    """The JSON Facet API request (Solr Ref Guide, "JSON Facet API"): terms of host, type and
+    lang, and ``modified`` by calendar year."""
+    terms = {"type": "terms", "limit": 20, "mincount": 1}
+    facets = {
+        "host": {**terms, "field": "host"},
+        "type": {**terms, "field": type_field},
+        "lang": {**terms, "field": "lang"},
+        "year": {
+            "type": "range",
+            "field": "modified",
+            "start": "1970-01-01T00:00:00Z",
+            "end": "NOW/YEAR+1YEAR",
+            "gap": "+1YEAR",
+            "mincount": 1,
+        },
+    }
+    return json.dumps(facets)
+
+
+def solr_params(req: SearchRequest, type_field: str) -> dict[str, str | int]:
+    """Parameters for :func:`indexer.solr.search.search_page` besides ``q``.
+
+    Snippets come HTML-encoded with only the highlighter's ``<em>`` tags raw
+    (``hl.encoder=html``), so a page's own markup can never pass for a highlight.
+    """
+    params: dict[str, str | int] = {
+        "start": req.start,
+        "rows": req.rows,
+        "fl": FIELDS,
+        "hl.encoder": "html",
+        "hl.tag.pre": "<em>",
+        "hl.tag.post": "</em>",
+        "facet": "false",
+        "json.facet": json_facets(type_field),
+    }
+    if fq := filter_query(req, type_field):
+        params["fq"] = fq
+    if req.sort == "modified":
+        params["sort"] = "modified desc,score desc"
+    return params
