@@ -9,8 +9,11 @@ from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
 
 
-def search(cfg: SolrSettings, query: str, rows: int = 10) -> dict[str, Any]:
-    """Run ``query`` against ``/search``.
+def search(
+    cfg: SolrSettings, query: str, rows: int = 10, extra: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """Run ``query`` against ``/search``; ``extra`` adds or overrides request parameters
+    (the evaluation's Kuromoji-only baseline sends ``qf=content``).
 
     Returns:
         ``{"numFound": int, "hits": [{"id", "url", "title", "score", "snippets": [str]}]}``;
@@ -26,6 +29,7 @@ def search(cfg: SolrSettings, query: str, rows: int = 10) -> dict[str, Any]:
         "fl": "id,url,title,score",
         "hl.tag.pre": "【",
         "hl.tag.post": "】",
+        **(extra or {}),
     }
     data = _request(cfg, "search", params)
     highlighting = data.get("highlighting", {})
