@@ -12,6 +12,7 @@
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
+    ├── QueryError                   a search query that is not searched (empty, too long)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
@@ -104,6 +105,11 @@ class StateError(IndexerError):
     def __init__(self, path: object, message: str) -> None:
         super().__init__(f"{path}: {message}")
         self.path = path
+
+
+class QueryError(IndexerError):
+    """A user's search query that is not sent to Solr, or that Solr cannot run (too
+    complex); the message is meant for the user."""
 
 
 class SolrError(IndexerError):

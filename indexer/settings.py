@@ -4,7 +4,7 @@ Precedence, lowest first (a later layer overrides an earlier one, key by key):
 
 1. defaults written in the models below;
 2. the TOML file given with ``--config FILE`` (sections ``[crawl]``, ``[fetch]``, ``[solr]``,
-   ``[extract]``, ``[reindex]``; keys as the field names);
+   ``[extract]``, ``[reindex]``, ``[search]``; keys as the field names);
 3. environment variables ``INDEXER_<SECTION>_<KEY>`` (e.g. ``INDEXER_FETCH_DELAY=0.5``);
    list and table values are JSON (``INDEXER_CRAWL_INCLUDE='["^https://a/"]'``);
 4. command-line flags.
@@ -174,6 +174,18 @@ class ReindexSettings(_Section):
     max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
 
 
+class SearchSettings(_Section):
+    """What ``indexer search`` accepts from users (``search.*``)."""
+
+    max_query_chars: int = Field(
+        1000, ge=1, description="Longest query searched, in characters (Fess uses 1,000)."
+    )
+    allow_fuzzy: bool = Field(False, description="Keep term~ fuzzy syntax in user queries.")
+    allow_leading_wildcard: bool = Field(
+        False, description="Keep *term, ?erm and /regex/ syntax in user queries."
+    )
+
+
 class Settings(_Section):
     """All settings; see the module docstring for precedence."""
 
@@ -182,6 +194,7 @@ class Settings(_Section):
     solr: SolrSettings = SolrSettings()
     extract: ExtractSettings = ExtractSettings()
     reindex: ReindexSettings = ReindexSettings()
+    search: SearchSettings = SearchSettings()
 
 
 @dataclass(frozen=True)

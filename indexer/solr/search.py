@@ -3,39 +3,54 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
-from indexer.errors import SolrUnavailableError
+from indexer.errors import QueryError, SolrRejectedError, SolrUnavailableError
 from indexer.settings import SolrSettings
+from indexer.solr import snippets
 from indexer.solr.connection import SolrConnection
+from indexer.solr.query import QueryOptions, prepare
+
+# How Solr 9 reports Lucene's clause limit (IndexSearcher.TooManyClauses, 400 or 500).
+_TOO_COMPLEX = ("too many clauses", "maxClauseCount", "TooManyClauses", "TooManyNestedClauses")
 
 
 def search(
-    cfg: SolrSettings, query: str, rows: int = 10, extra: dict[str, str] | None = None
+    cfg: SolrSettings,
+    query: str,
+    rows: int = 10,
+    extra: dict[str, str] | None = None,
+    options: QueryOptions | None = None,
 ) -> dict[str, Any]:
-    """Run ``query`` against ``/search``; ``extra`` adds or overrides request parameters
-    (the evaluation's Kuromoji-only baseline sends ``qf=content``).
+    """Run what a user typed against ``/search`` (POST, so long queries fit).
+
+    The text goes through :func:`indexer.solr.query.prepare` (length bound, operators,
+    fuzzy and wildcard syntax, one-character queries); ``extra`` adds or overrides request
+    parameters (the evaluation's Kuromoji-only baseline sends ``qf=content``).
 
     Returns:
         ``{"numFound": int, "hits": [{"id", "url", "title", "score", "snippets": [str]}]}``;
-        snippets mark hits as ``【…】``.
+        snippets mark matches with ``<em>…</em>`` as the handler does (callers map them to
+        their own marks) and are cut at clause ends (:mod:`indexer.solr.snippets`).
 
     Raises:
+        QueryError: the query is empty, too long, or too complex for Solr (message for
+            the user).
         SolrUnavailableError: Solr does not answer.
-        SolrError: Solr answers with an error (its message included).
+        SolrError: Solr answers with another error (its message included).
     """
+    prepared = prepare(query, options)
     params: dict[str, str | int] = {
-        "q": query,
+        "q": prepared.q,
         "rows": rows,
         "fl": "id,url,title,score",
-        "hl.tag.pre": "【",
-        "hl.tag.post": "】",
+        **prepared.params,
         **(extra or {}),
     }
-    data = _request(cfg, "search", params)
+    data = _search_request(cfg, params)
     highlighting = data.get("highlighting", {})
     hits = []
     for doc in data["response"]["docs"]:
-        snippets = highlighting.get(doc["id"], {}).get("content", [])
         title = doc.get("title")
         hits.append(
             {
@@ -43,10 +58,23 @@ def search(
                 "url": doc.get("url", doc["id"]),
                 "title": title[0] if isinstance(title, list) else title,
                 "score": doc.get("score"),
-                "snippets": [s.replace("\n", " ") for s in snippets],
+                "snippets": snippets.pick(highlighting.get(doc["id"], {})),
             }
         )
     return {"numFound": data["response"]["numFound"], "hits": hits}
+
+
+def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str, Any]:
+    """POST the form to ``/search``; Lucene's clause limit becomes a :class:`QueryError`."""
+    try:
+        return _request(cfg, "search", params, post=True)
+    except (SolrRejectedError, SolrUnavailableError) as exc:
+        if any(sign in str(exc) for sign in _TOO_COMPLEX):
+            raise QueryError(
+                "query too complex for the index (too many words or fragments): "
+                "search with fewer or shorter words"
+            ) from None
+        raise
 
 
 def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
@@ -95,13 +123,21 @@ def check_target(cfg: SolrSettings) -> None:
     _request(cfg, "select", {"q": "*:*", "rows": 0})
 
 
-def _request(cfg: SolrSettings, handler: str, params: dict[str, str | int]) -> dict[str, Any]:
-    """GET ``{node}/{target}/{handler}`` on the first node that answers (``solr.urls``)."""
+def _request(
+    cfg: SolrSettings, handler: str, params: dict[str, str | int], *, post: bool = False
+) -> dict[str, Any]:
+    """GET (or POST as a form) ``{node}/{target}/{handler}`` on the first node that
+    answers (``solr.urls``)."""
     failure: SolrUnavailableError | None = None
+    form = {k: str(v) for k, v in params.items()}
     for node in cfg.node_urls:
         conn = SolrConnection.from_settings(cfg, node)
+        path = f"/{cfg.target}/{handler}"
         try:
-            return conn.get(f"/{cfg.target}/{handler}", {k: str(v) for k, v in params.items()})
+            if post:
+                body = urlencode(form).encode()
+                return conn.post(path, {}, body, "application/x-www-form-urlencoded")
+            return conn.get(path, form)
         except SolrUnavailableError as exc:
             failure = exc
     assert failure is not None
