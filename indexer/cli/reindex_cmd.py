@@ -31,6 +31,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
     p.add_argument(
+        "--refresh",
+        action="store_true",
+        help="also refetch, re-extract and re-send documents stamped older than this "
+        "version (schema_version / extractor_version), even when unchanged",
+    )
+    p.add_argument(
         "--dry-run",
         action="store_true",
         help="print one JSON line per planned change; change nothing",
@@ -58,11 +64,14 @@ def run(args: argparse.Namespace) -> int:
             force=args.force,
             dry_run=args.dry_run,
             on_change=print_change if args.dry_run else None,
+            refresh=args.refresh,
         )
     )
     if not args.quiet and not args.dry_run:
         print(format_summary(result.stats.summary()), file=sys.stderr)
         print(f"deleted {result.deleted}", file=sys.stderr)
+        if args.refresh:
+            print(f"refreshed {result.refreshed} old-stamped documents", file=sys.stderr)
     for message in result.refused:
         if args.force:
             print(f"indexer: guard overridden by --force: {message}", file=sys.stderr)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.errors import SolrError
+from indexer.pipeline.resend import refresh_need
 from indexer.settings import SolrSettings, load_settings
 from indexer.solr.admin import init_core, solr_status, update_core_config
 from indexer.solr.cloud import collection_status, init_collection, update_collection_config
@@ -218,6 +219,7 @@ def run_update_config(args: argparse.Namespace) -> int:
         print(update_collection_config(conn, args.collection, args.configset_dir))
     else:
         print(update_core_config(conn, args.core, args.configset_dir, reload_only=args.reload_only))
+    print(refresh_need(conn, args.collection or args.core).message())
     return 0
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from yarl import URL
 
 from indexer.crawl.urls import host_of, site_of
+from indexer.index.versions import stamps
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
 
 
@@ -51,6 +52,7 @@ def build_document(
     """The Solr document (JSON-ready dict) for one indexed page.
 
     The id is the normalized final URL (after redirects). Empty values are omitted.
+    ``schema_version`` and ``extractor_version`` stamp what made it (:mod:`.versions`).
     Dates are ISO 8601 strings (pysolr cannot send ``datetime``).
     """
     url = fetched.final_url
@@ -80,5 +82,6 @@ def build_document(
         "content_hash": digest,
         "depth": fetched.depth,
         "crawl_run": run,
+        **stamps(),
     }
     return {k: v for k, v in doc.items() if v not in (None, "", [])}

@@ -29,6 +29,7 @@ from indexer.crawl.urls import host_of
 from indexer.errors import ConfigError
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.resend import stale_ids, without_stale
 from indexer.report import RunStats
 from indexer.settings import Settings
 from indexer.solr.search import host_ids
@@ -45,12 +46,14 @@ class ReindexResult:
         deletes: planned deletions by host (gone pages and reconciliation).
         refused: guard messages; non-empty means nothing was deleted, unless forced.
         deleted: documents deleted from Solr.
+        refreshed: stale-stamped documents taken up for re-sending (``refresh``).
     """
 
     stats: RunStats
     deletes: dict[str, list[str]] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
     deleted: int = 0
+    refreshed: int = 0
 
 
 class MissedRuns:
@@ -96,6 +99,7 @@ async def reindex(
     force: bool = False,
     dry_run: bool = False,
     on_change: ChangeCallback | None = None,
+    refresh: bool = False,
 ) -> ReindexResult:
     """Run one reindex job over ``settings.crawl.data_dir``.
 
@@ -104,6 +108,8 @@ async def reindex(
         force: apply deletions even when the guard trips.
         dry_run: change nothing; report planned changes through ``on_change``.
         on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
+        refresh: also re-extract and re-send documents stamped older than the running code
+            (:mod:`indexer.pipeline.resend`), unchanged or not.
 
     Raises:
         ConfigError: ``crawl.data_dir`` holds no crawl state.
@@ -115,7 +121,9 @@ async def reindex(
         raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
     with Frontier(data_dir) as frontier:
         if not dry_run:
-            return await _run(settings, frontier, data_dir, force, False, on_change)
+            return await _run(
+                settings, frontier, data_dir, force, False, on_change, refresh=refresh
+            )
         with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
             frontier.copy_to(Path(tmp))
             if (data_dir / "missed.sqlite3").exists():
@@ -124,7 +132,7 @@ async def reindex(
                 update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
             )
             with Frontier(Path(tmp)) as copy:
-                return await _run(scratch, copy, Path(tmp), force, True, on_change)
+                return await _run(scratch, copy, Path(tmp), force, True, on_change, refresh=refresh)
 
 
 async def _run(
@@ -134,6 +142,8 @@ async def _run(
     force: bool,
     dry_run: bool,
     on_change: ChangeCallback | None,
+    *,
+    refresh: bool = False,
 ) -> ReindexResult:
     hosts = frontier.known_hosts()
     crawl = settings.crawl.model_copy(
@@ -142,6 +152,8 @@ async def _run(
     scoped = settings.model_copy(update={"crawl": crawl})
     before = await asyncio.to_thread(_ids_by_host, settings, hosts)
     present = frozenset(doc_id for ids in before.values() for doc_id in ids)
+    stale = await asyncio.to_thread(stale_ids, settings.solr, hosts) if refresh else frozenset()
+    present = without_stale(present, stale)
     options = CrawlOptions(
         use_solr=not dry_run,
         skip_unchanged=True,
@@ -151,7 +163,7 @@ async def _run(
     )
     crawler = Crawler(scoped, frontier, options)
     stats = await crawler.run()
-    result = ReindexResult(stats)
+    result = ReindexResult(stats, refreshed=len(stale))
     planned: dict[str, set[str]] = defaultdict(set)
     for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)

@@ -12,6 +12,8 @@ Parser"; the length bound follows Fess, which searches at most 1,000 characters)
 - fuzzy (``検索~``, ``検索~2``), leading wildcards (``*ache``, ``?``) and regular
   expressions (``/.../``) are escaped into plain text unless the options allow them (they
   expand to every term of the index: slow, and ``?`` alone matches every page);
+- a one-character word among others follows the same rule (a lone hiragana particle is
+  left out, or it would require a match no field can give);
 - a query of one character is not matched through the bigram fields as such (の would
   match nearly every page): a kana, Latin letter or digit searches the Kuromoji fields only
   (title, content), as Fess does; a kanji or katakana character also matches as a prefix
@@ -76,14 +78,30 @@ def prepare(text: str, options: QueryOptions | None = None) -> PreparedQuery:
     one = _one_character(text)
     if one is not None:
         return _one_character_query(one)
-    items = [_neutralise(item, opts) for item in _ITEM.findall(text)]
-    return PreparedQuery(" ".join(_with_and(items)), {"q.op": "OR"})
+    items = [_one_char_word(_neutralise(item, opts)) for item in _ITEM.findall(text)]
+    return PreparedQuery(" ".join(_with_and([i for i in items if i])), {"q.op": "OR"})
+
+
+def _one_char_word(item: str) -> str:
+    """A one-character word among others: a kanji or katakana character as itself or a
+    prefix (the bigram fields hold no single characters), a lone hiragana character (a
+    particle such as の, which Kuromoji drops) left out, anything else as typed."""
+    sign, word = (item[0], item[1:]) if item[:1] in ("+", "-") else ("", item)
+    if len(word) != 1:
+        return item
+    if _prefix_char(word):
+        return f"{sign}({word} OR {word}*)"
+    return "" if unicodedata.name(word, "").startswith("HIRAGANA") else item
+
+
+def _prefix_char(char: str) -> bool:
+    return unicodedata.name(char, "").startswith(("CJK UNIFIED", "KATAKANA LETTER"))
 
 
 def _one_character_query(char: str) -> PreparedQuery:
     """Kuromoji fields for a kana, letter or digit; kanji and katakana also as a prefix."""
     escaped = re.sub(r"([\\+\-!():^\[\]\"{}~*?|&/])", r"\\\1", char)
-    if unicodedata.name(char, "").startswith(("CJK UNIFIED", "KATAKANA LETTER")):
+    if _prefix_char(char):
         return PreparedQuery(f"{escaped} OR {escaped}*", {"q.op": "OR", "pf": ""})
     return PreparedQuery(escaped, {"q.op": "OR", "qf": ONE_CHAR_QF, "pf": ""})
 

@@ -78,7 +78,12 @@ def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str
 
 
 def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
-    """Every document id whose ``host`` field is ``host``, paged with cursorMark
+    """Every document id whose ``host`` field is ``host`` (see :func:`ids_matching`)."""
+    return ids_matching(cfg, f'host:"{host}"', page)
+
+
+def ids_matching(cfg: SolrSettings, query: str, page: int = 1000) -> list[str]:
+    """Every document id matching ``query`` (Lucene syntax), paged with cursorMark
     (Solr Reference Guide, "Pagination of Results").
 
     Raises:
@@ -89,7 +94,7 @@ def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
     cursor = "*"
     while True:
         params: dict[str, str | int] = {
-            "q": f'host:"{host}"',
+            "q": query,
             "fl": "id",
             "rows": page,
             "sort": "id asc",
