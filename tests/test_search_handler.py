@@ -139,3 +139,15 @@ def test_synonym_finds_its_page_after_update_config(solr_core: Core, tmp_path: P
         restore = _cli("solr", "update-config", "--solr", base, "--core", core)
         assert restore.returncode == 0, restore.stderr
     assert search(cfg, "虚像サーバ")["numFound"] == 0
+
+
+def test_cli_posts_long_queries_and_refuses_too_long_ones(pages: SolrSettings) -> None:
+    common = ["search", "--solr", pages.url, "--core", pages.core]
+    ok = _cli(*common, "検索 " + "あ" * 900)
+    assert ok.returncode == 0, ok.stderr  # a GET of this length was refused with 414
+    hits = _cli(*common, "京都")
+    assert hits.returncode == 0 and "東【京都】庁" in hits.stdout
+    too_long = _cli(*common, "あ" * 1001)
+    assert too_long.returncode == 2
+    assert "query too long: 1001 characters; at most 1000" in too_long.stderr
+    assert "Traceback" not in too_long.stderr
