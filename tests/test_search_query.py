@@ -103,3 +103,8 @@ def test_one_character_words_among_others() -> None:
     assert prepare("東京 の 天気").q == "東京 AND 天気"
     assert prepare("庁 展望").q == "(庁 OR 庁*) AND 展望"
     assert prepare("-庁 展望").q == "-(庁 OR 庁*) AND 展望"
+
+
+def test_tilde_inside_a_word_is_text_not_fuzzy() -> None:
+    assert prepare("9時~17時").q == "9時\\~17時"
+    assert prepare('"受付 時間"~3').q == '"受付 時間"~3'  # phrase slop stays

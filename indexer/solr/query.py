@@ -9,7 +9,8 @@ Parser"; the length bound follows Fess, which searches at most 1,000 characters)
   keep their meaning; between two words without an operator ``AND`` is written out, so the
   default is "all words" while the request itself runs with ``q.op=OR`` (with ``q.op=AND``
   edismax would also require every alternative of a multi-word synonym);
-- fuzzy (``検索~``, ``検索~2``), leading wildcards (``*ache``, ``?``) and regular
+- fuzzy (``検索~``, ``検索~2``; any ``~`` outside a quoted phrase, so 9時~17時 stays a
+  time range), leading wildcards (``*ache``, ``?``) and regular
   expressions (``/.../``) are escaped into plain text unless the options allow them (they
   expand to every term of the index: slow, and ``?`` alone matches every page);
 - a one-character word among others follows the same rule (a lone hiragana particle is
@@ -32,7 +33,7 @@ MAX_QUERY_CHARS = 1000
 ONE_CHAR_QF = "title^8 content^4"
 _ITEM = re.compile(r'"(?:[^"\\]|\\.)*"?(?:~\d+)?|\(|\)|[^\s()"]+')
 _OPERATORS = frozenset({"AND", "OR", "NOT", "&&", "||", "!"})
-_FUZZY = re.compile(r"(?<!\\)~[\d.]*$")
+_FUZZY = re.compile(r"(?<!\\)~")
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def _neutralise(item: str, opts: QueryOptions) -> str:
     if item in _OPERATORS or item in "()" or item.startswith('"'):
         return item
     if not opts.allow_fuzzy:
-        item = _FUZZY.sub(lambda m: "\\" + m.group(0), item)
+        item = _FUZZY.sub(r"\\~", item)
     if not opts.allow_leading_wildcard:
         item = _escape_leading(item)
     return item
