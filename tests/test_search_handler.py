@@ -100,6 +100,10 @@ def test_long_queries_give_results_or_a_clear_message(pages: SolrSettings) -> No
     assert search(pages, ("東京都庁の展望室 " * 120)[:1000])["numFound"] == 1
     with pytest.raises(QueryError, match="at most 1000"):
         search(pages, "あ" * 1001)
+    # 333 different two-kanji words: past Lucene's 1,024-clause limit, a message, not a 500
+    words = " ".join(chr(0x4E00 + 3 * i) + chr(0x4E01 + 3 * i) for i in range(333))
+    with pytest.raises(QueryError, match="too complex"):
+        search(pages, words)
 
 
 def test_every_hit_containing_a_term_or_fragment_is_highlighted(pages: SolrSettings) -> None:
