@@ -15,8 +15,8 @@ import requests
 
 from indexer.errors import QueryError
 from indexer.settings import SolrSettings
-from indexer.solr.launcher import DEFAULT_CONFIGSET_DIR
 from indexer.solr.search import search
+from tests.conftest import CONFIGSET_DIR
 
 pytestmark = pytest.mark.solr
 
@@ -130,7 +130,7 @@ def test_synonym_finds_its_page_after_update_config(solr_core: Core, tmp_path: P
     assert [h["id"] for h in search(cfg, "仮想ホスト")["hits"]] == ["vhost"]  # shipped entry
     assert search(cfg, "虚像サーバ")["numFound"] == 0
     edited = tmp_path / "conf"
-    shutil.copytree(DEFAULT_CONFIGSET_DIR, edited)
+    shutil.copytree(CONFIGSET_DIR, edited)
     with (edited / "synonyms_ja.txt").open("a", encoding="utf-8") as out:
         out.write("虚像サーバ,バーチャルホスト\n")
     try:
@@ -140,7 +140,8 @@ def test_synonym_finds_its_page_after_update_config(solr_core: Core, tmp_path: P
         assert "refresh needed: 1 of 1 documents" in proc.stdout  # no stamps on that doc
         assert [h["id"] for h in search(cfg, "虚像サーバ")["hits"]] == ["vhost"]
     finally:
-        restore = _cli("solr", "update-config", "--solr", base, "--core", core)
+        restore = _cli("solr", "update-config", "--solr", base, "--core", core,
+                       "--configset-dir", str(CONFIGSET_DIR))  # fmt: skip
         assert restore.returncode == 0, restore.stderr
     assert search(cfg, "虚像サーバ")["numFound"] == 0
 

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from indexer.cli.common import add_common, load_from_args
-from indexer.crawl.frontier import FrontierView
+from indexer.cli.options import add_common, load_from_args
+from indexer.crawl.frontier_view import FrontierView
 from indexer.errors import ConfigError
 from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
 
@@ -31,18 +30,17 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the report; exit 1 when the data directory holds no crawl."""
+    """Print the report.
+
+    Raises:
+        FileNotFoundError: the data directory holds no crawl (exit 1).
+    """
     if args.outcome and not args.urls:
         raise ConfigError("--outcome", "only with --urls")
     if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
         raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
     settings = load_from_args(args, {}).settings
-    try:
-        view = FrontierView(settings.crawl.data_dir)
-    except FileNotFoundError as exc:
-        print(f"indexer: {exc}", file=sys.stderr)
-        return 1
-    with view:
+    with FrontierView(settings.crawl.data_dir) as view:
         if args.urls:
             for url, outcome, reason in view.urls(args.outcome):
                 print(format_url_line(url, outcome, reason))

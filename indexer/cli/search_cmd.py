@@ -7,8 +7,7 @@ import json
 import sys
 from typing import Any
 
-from indexer.cli.common import add_common, load_from_args
-from indexer.errors import QueryError
+from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
 from indexer.solr.query import QueryOptions
 from indexer.solr.search import search
 
@@ -21,30 +20,23 @@ def add_parser(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("search", help="search the index")
     p.add_argument("query", metavar="QUERY")
     add_common(p)
-    p.add_argument("--solr", help="Solr base URL (solr.url)")
-    p.add_argument("--core", help="core or collection (solr.core)")
-    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+    add_solr_target(p)
     p.add_argument("--rows", type=int, default=10, help="hits to show (default 10)")
     p.add_argument("--json", action="store_true", help="print the hits as one JSON object")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the top hits; exit 2 for a query that is not searched (empty, too long, too
-    complex: one line says why), 1 when Solr cannot be asked."""
-    settings = load_from_args(
-        args, {"solr.url": args.solr, "solr.core": args.core, "solr.collection": args.collection}
-    ).settings
+    """Print the top hits. A query that is not searched (empty, too long, too complex)
+    raises :class:`indexer.errors.QueryError` (``main()``: exit 2, one line says why);
+    Solr not answering exits 1."""
+    settings = load_from_args(args, solr_flags(args)).settings
     options = QueryOptions(
         max_chars=settings.search.max_query_chars,
         allow_fuzzy=settings.search.allow_fuzzy,
         allow_leading_wildcard=settings.search.allow_leading_wildcard,
     )
-    try:
-        result = search(settings.solr, args.query, rows=args.rows, options=options)
-    except QueryError as exc:
-        print(f"indexer search: {exc}", file=sys.stderr)
-        return 2
+    result = search(settings.solr, args.query, rows=args.rows, options=options)
     for hit in result["hits"]:
         hit["snippets"] = [marked(s) for s in hit["snippets"]]
     if args.json:

@@ -14,14 +14,17 @@ from indexer.extract.candidate import Candidate
 from indexer.extract.links import outlinks
 from indexer.extract.metadata import read_metadata
 from indexer.extract.parse import body_of, parse_html, prune
-from indexer.extract.rules import SiteRule, apply_rule, matching_rule
+from indexer.extract.rules import apply_rule, matching_rule
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
 from indexer.extract.tags import DROP_TAGS, HEADING_TAGS
 from indexer.extract.text import node_text, nodes_text
 from indexer.models import ExtractedDoc
+from indexer.settings import CrawlSettings, SiteRule
 
 __all__ = ["SiteRule", "extract"]
+
+_MAX_LINKS: int = CrawlSettings.model_fields["max_links_per_page"].default
 
 
 def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]] | None:
@@ -52,7 +55,7 @@ def extract(
     *,
     encoding: str = "utf-8",
     rules: Sequence[SiteRule] = (),
-    max_links: int = 10000,
+    max_links: int = _MAX_LINKS,
 ) -> ExtractedDoc:
     """Extract title, main text, metadata and outlinks from one decoded HTML page.
 
@@ -62,7 +65,8 @@ def extract(
         encoding: the page's Python codec name; link query strings are percent-encoded
             in it, as browsers do (WHATWG URL §4.4).
         rules: site rules; the first whose ``url_pattern`` matches ``url`` is applied.
-        max_links: cap on the number of outlinks returned.
+        max_links: cap on the number of outlinks returned (``crawl.max_links_per_page``;
+            by default that setting's default).
 
     Returns:
         an :class:`~indexer.models.ExtractedDoc`; ``extractor`` names the chain step
@@ -72,27 +76,14 @@ def extract(
         ExtractError: the page cannot be parsed at all.
     """
     root = parse_html(html)
-    meta = read_metadata(root, url, encoding)
-    links = [] if "nofollow" in meta.robots else outlinks(root, url, encoding, max_links)
+    doc = read_metadata(root, url, encoding)
+    if "nofollow" not in doc.robots:
+        doc.outlinks = outlinks(root, url, encoding, max_links)
     rule = matching_rule(url, rules)
     content = _rule_content(root, rule) if rule is not None else None
     if content is not None:
-        text, headings = content
-        extractor = "rules"
+        doc.text, doc.headings = content
+        doc.extractor = "rules"
     else:
-        text, headings, extractor = _chain_content(body_of(root), root, meta.title)
-    return ExtractedDoc(
-        title=meta.title,
-        text=text,
-        extractor=extractor,
-        headings=headings,
-        description=meta.description,
-        keywords=meta.keywords,
-        author=meta.author,
-        published=meta.published,
-        modified=meta.modified,
-        lang=meta.lang,
-        canonical_url=meta.canonical_url,
-        outlinks=links,
-        robots=meta.robots,
-    )
+        doc.text, doc.headings, doc.extractor = _chain_content(body_of(root), root, doc.title)
+    return doc

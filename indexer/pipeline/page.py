@@ -27,18 +27,30 @@ class ProcessedPage:
 
 
 def process_page(
-    body: bytes, content_type: str | None, url: str, rules: Sequence[SiteRule] = ()
+    body: bytes,
+    content_type: str | None,
+    url: str,
+    rules: Sequence[SiteRule],
+    max_links: int,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
 
     A top-level function so that a ``ProcessPoolExecutor`` can run it. Never raises for
     bad input: failures come back in ``error``.
+
+    Args:
+        body: the response body; content_type: its ``Content-Type`` header or None.
+        url: the final URL (links resolve against it).
+        rules: ``extract.rules``.
+        max_links: outlinks kept (``crawl.max_links_per_page``).
     """
     decoded = decode_body(body, content_type)
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
-        extracted = extract(decoded.text, url, encoding=decoded.encoding, rules=rules)
+        extracted = extract(
+            decoded.text, url, encoding=decoded.encoding, rules=rules, max_links=max_links
+        )
     except ExtractError as exc:
         return ProcessedPage(decoded, None, str(exc)[:300])
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from indexer.index.versions import EXTRACTOR_VERSION, SCHEMA_VERSION, stale_query
 from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
-from indexer.solr.search import ids_matching
+from indexer.solr.search import ids_matching, term_query
 
 
 def stale_ids(cfg: SolrSettings, hosts: list[str]) -> frozenset[str]:
@@ -32,7 +32,7 @@ def stale_ids(cfg: SolrSettings, hosts: list[str]) -> frozenset[str]:
     """
     stale: set[str] = set()
     for host in hosts:
-        stale.update(ids_matching(cfg, f'host:"{host}" AND ({stale_query()})'))
+        stale.update(ids_matching(cfg, f"{term_query('host', host)} AND ({stale_query()})"))
     return frozenset(stale)
 
 

@@ -49,19 +49,20 @@ def search(
     }
     data = _search_request(cfg, params)
     highlighting = data.get("highlighting", {})
-    hits = []
-    for doc in data["response"]["docs"]:
-        title = doc.get("title")
-        hits.append(
-            {
-                "id": doc["id"],
-                "url": doc.get("url", doc["id"]),
-                "title": title[0] if isinstance(title, list) else title,
-                "score": doc.get("score"),
-                "snippets": snippets.pick(highlighting.get(doc["id"], {})),
-            }
-        )
+    hits = [_hit(doc, highlighting.get(doc["id"], {})) for doc in data["response"]["docs"]]
     return {"numFound": data["response"]["numFound"], "hits": hits}
+
+
+def _hit(doc: dict[str, Any], highlighted: dict[str, list[str]]) -> dict[str, Any]:
+    """One hit of :func:`search` from a Solr document and its highlighting entry."""
+    title = doc.get("title")
+    return {
+        "id": doc["id"],
+        "url": doc.get("url", doc["id"]),
+        "title": title[0] if isinstance(title, list) else title,
+        "score": doc.get("score"),
+        "snippets": snippets.pick(highlighted),
+    }
 
 
 def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str, Any]:
@@ -77,9 +78,20 @@ def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str
         raise
 
 
+def term_query(field: str, value: str) -> str:
+    """A Lucene query matching ``value`` in ``field`` exactly, as a quoted phrase.
+
+    Inside a phrase only ``\\`` and ``"`` are special (Solr Reference Guide, "The Standard
+    Query Parser": escaping special characters): ``term_query("host", 'a"b')`` is
+    ``host:"a\\"b"``.
+    """
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{field}:"{escaped}"'
+
+
 def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
     """Every document id whose ``host`` field is ``host`` (see :func:`ids_matching`)."""
-    return ids_matching(cfg, f'host:"{host}"', page)
+    return ids_matching(cfg, term_query("host", host), page)
 
 
 def ids_matching(cfg: SolrSettings, query: str, page: int = 1000) -> list[str]:
