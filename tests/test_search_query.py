@@ -108,3 +108,10 @@ def test_one_character_words_among_others() -> None:
 def test_tilde_inside_a_word_is_text_not_fuzzy() -> None:
     assert prepare("9時~17時").q == "9時\\~17時"
     assert prepare('"受付 時間"~3').q == '"受付 時間"~3'  # phrase slop stays
+
+
+def test_dangling_operators_are_dropped() -> None:
+    assert prepare("大阪 OR の").q == "大阪"
+    assert prepare("AND 大阪").q == "大阪"
+    assert prepare("(大阪 OR) 梅田").q == "( 大阪 ) AND 梅田"
+    assert prepare("OR").q == "OR"  # a lone operator is a word

@@ -80,7 +80,8 @@ def prepare(text: str, options: QueryOptions | None = None) -> PreparedQuery:
     if one is not None:
         return _one_character_query(one)
     items = [_one_char_word(_neutralise(item, opts)) for item in _ITEM.findall(text)]
-    return PreparedQuery(" ".join(_with_and([i for i in items if i])), {"q.op": "OR"})
+    words = _without_dangling([i for i in items if i])
+    return PreparedQuery(" ".join(_with_and(words)), {"q.op": "OR"})
 
 
 def _one_char_word(item: str) -> str:
@@ -129,6 +130,21 @@ def _escape_leading(item: str) -> str:
     if value[:1] in ("*", "?", "/"):
         value = "\\" + value
     return prefix + value
+
+
+def _without_dangling(items: list[str]) -> list[str]:
+    """Drop a binary operator with no operand on one side (``大阪 OR`` once the particle of
+    ``大阪 OR の`` is left out); a lone operator is kept as the word it then is."""
+    binary = {"AND", "OR", "&&", "||"}
+    out: list[str] = []
+    for i, item in enumerate(items):
+        after = items[i + 1] if i + 1 < len(items) else ")"
+        before = out[-1] if out else "("
+        lone = len(items) == 1
+        if item in binary and not lone and (before in ("(", *binary) or after in (")", *binary)):
+            continue
+        out.append(item)
+    return out
 
 
 def _with_and(items: list[str]) -> list[str]:
