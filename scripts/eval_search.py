@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -184,7 +186,7 @@ def crawl_pages(base: str, core: str, root: Path, work: Path) -> None:
         cmd += ["--core", core, "--data-dir", str(work / "state"), "--delay", "0", "-q"]
         # The three Apache 1.3 pages say NOINDEX; their queries measure extraction here.
         cmd += ["--ignore-noindex"]
-        subprocess.run(cmd, check=True, cwd=REPO, env={**_env(), "PYTHONPATH": str(REPO)})
+        subprocess.run(cmd, check=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
     requests.post(
         f"{base}/{core}/update",
         params={"commit": "true"},
@@ -194,18 +196,10 @@ def crawl_pages(base: str, core: str, root: Path, work: Path) -> None:
 
 
 def _free_port() -> int:
-    import socket
-
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
         return port
-
-
-def _env() -> dict[str, str]:
-    import os
-
-    return dict(os.environ)
 
 
 def crawled_page_id(doc_id: str) -> str:
