@@ -7,7 +7,9 @@ exported too. Each name is imported on first use (the command line starts fast) 
 kept, so every read gives the same object; type checkers see the real types.
 
 ``indexer.extract`` is the function even after ``import indexer.extract.dom``: the package
-does not let a submodule import replace an exported name.
+does not let a submodule import replace an exported name. The subpackage itself is reached
+with ``from indexer.extract import dom`` or ``sys.modules["indexer.extract"]`` (``import
+indexer.extract as x`` binds the function, as attribute lookup comes first).
 """
 
 from __future__ import annotations

@@ -41,7 +41,8 @@ class DecodedText:
         text: the decoded text (no BOM).
         encoding: Python codec name (``cp932``, ``euc_jp``, ``iso2022_jp``, ``utf-8``,
             ``utf-16le``, ``utf-16be``, ``windows-1252``, …) or ``binary``.
-        source: ``bom``, ``header``, ``meta``, ``xml``, ``sniff``, ``detected`` or ``default``.
+        source: ``bom``, ``header``, ``meta``, ``xml``, ``sniff``, ``detected``, ``guess``
+            (detected on thin evidence: unsure) or ``default``; ``""`` for binary formats.
         replacements: number of U+FFFD characters the decode produced.
         hints: declarations seen but not trusted, e.g. ``("header:iso-8859-1",)``.
     """
@@ -67,7 +68,13 @@ class ExtractedDoc:
         keywords: meta keywords.
         published, modified: ISO 8601 dates or None.
         outlinks: absolute URLs to follow (nofollow links excluded).
+        links_found: distinct links on the page when ``outlinks`` was cut to
+            ``crawl.max_links_per_page``, else 0.
         robots: meta robots directives, lower-case (``noindex``, ``nofollow``, …).
+        format: the format id (:mod:`indexer.formats`), ``html`` for pages.
+        created: ISO 8601 creation date of a document, or None.
+        page_count: pages (PDF, slides, sheets) of a document, or None.
+        note: what was left out (``text of the first 2000 of 3000 pages``), or ``""``.
     """
 
     title: str
@@ -82,4 +89,9 @@ class ExtractedDoc:
     lang: str | None = None
     canonical_url: str | None = None
     outlinks: list[str] = field(default_factory=list)
+    links_found: int = 0
     robots: frozenset[str] = frozenset()
+    format: str = "html"
+    created: str | None = None
+    page_count: int | None = None
+    note: str = ""

@@ -50,6 +50,7 @@ class Outcome(StrEnum):
     INDEXED = "indexed"
     NOT_MODIFIED = "not-modified"
     UNCHANGED = "unchanged"
+    REDIRECTED = "redirected"
     ROBOTS_DISALLOWED = "robots-disallowed"
     ROBOTS_UNAVAILABLE = "robots-unavailable"
     OUT_OF_SCOPE = "out-of-scope"
@@ -61,6 +62,7 @@ class Outcome(StrEnum):
     WRONG_TYPE = "wrong-type"
     TIMEOUT = "timeout"
     CONNECTION_ERROR = "connection-error"
+    HOST_FAILING = "host-failing"
     RETRIES_EXHAUSTED = "retries-exhausted"
     RETRY_AFTER_TOO_LONG = "retry-after-too-long"
     REDIRECT_ERROR = "redirect-error"
@@ -71,6 +73,12 @@ class Outcome(StrEnum):
     EXTRACT_ERROR = "extract-error"
     INTERNAL_ERROR = "internal-error"
     INDEX_REJECTED = "index-rejected"
+    UNSUPPORTED_FORMAT = "unsupported-format"
+    PARSE_ERROR = "parse-error"
+    PARSE_TIMEOUT = "parse-timeout"
+    TOO_LARGE_UNPACKED = "too-large-unpacked"
+    ENCRYPTED = "encrypted"
+    NO_TEXT = "no-text"
 
 
 @dataclass(frozen=True)
@@ -106,6 +114,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.UNCHANGED: OutcomeInfo(
         _R, _KEEP, "fetched again, main content hash unchanged; not re-indexed"
     ),
+    Outcome.REDIRECTED: OutcomeInfo(
+        _R, _KEEP, "redirects to a URL in scope, which is indexed under its own URL"
+    ),
     Outcome.ROBOTS_DISALLOWED: OutcomeInfo(_S, _GRACE, "robots.txt (RFC 9309) disallows the URL"),
     Outcome.ROBOTS_UNAVAILABLE: OutcomeInfo(
         _N, _KEEP, "robots.txt unreachable (5xx or network, RFC 9309 §2.3.1.4): nothing fetched"
@@ -131,6 +142,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.CONNECTION_ERROR: OutcomeInfo(
         _N, _KEEP, "connection refused, reset or broken response"
     ),
+    Outcome.HOST_FAILING: OutcomeInfo(
+        _N, _KEEP, "its host kept timing out or failing to connect (fetch.host_failure_limit)"
+    ),
     Outcome.RETRIES_EXHAUSTED: OutcomeInfo(
         _F, _KEEP, "still failing after fetch.max_attempts attempts"
     ),
@@ -149,6 +163,22 @@ TABLE: dict[Outcome, OutcomeInfo] = {
         _F, _KEEP, "a bug of ours while handling the URL (please report it)"
     ),
     Outcome.INDEX_REJECTED: OutcomeInfo(_F, _KEEP, "Solr rejected the document as bad (400)"),
+    Outcome.UNSUPPORTED_FORMAT: OutcomeInfo(
+        _S, _KEEP, "a format of crawl.formats whose parser this build lacks"
+    ),
+    Outcome.PARSE_ERROR: OutcomeInfo(
+        _F, _KEEP, "the document's parser failed (truncated, malformed); retried next run"
+    ),
+    Outcome.PARSE_TIMEOUT: OutcomeInfo(
+        _F, _KEEP, "parsing took longer than extract.document_timeout; retried next run"
+    ),
+    Outcome.TOO_LARGE_UNPACKED: OutcomeInfo(
+        _S, _KEEP, "a package unpacks past extract.max_unpacked_bytes (zip bomb)"
+    ),
+    Outcome.ENCRYPTED: OutcomeInfo(_S, _GRACE, "a password-protected PDF or Office file"),
+    Outcome.NO_TEXT: OutcomeInfo(
+        _S, _GRACE, "a document without a text layer (a scan; OCR is out of scope)"
+    ),
 }
 
 _VALUES = frozenset(member.value for member in Outcome)
@@ -171,13 +201,13 @@ def _http_code(outcome: str) -> int | None:
 def info(outcome: str) -> OutcomeInfo:
     """The table row of a stored outcome, ``http-<code>`` included.
 
-    HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` (404 with
-    grace, since a broken deploy answers 404 too; 410 "Gone" at once), other 4xx are
-    ``failure`` (kept: a 401/403 is a permission change, not a deletion), 5xx are
-    ``network``-like failures of the server (kept).
+    HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` and an
+    indexed copy is deleted at once (each has its own row, so 404 can get a grace, since a
+    broken deploy answers 404 too), other 4xx are ``failure`` (kept: a 401/403 is a
+    permission change, not a deletion), 5xx are ``failure`` of the server (kept).
 
     Raises:
-        KeyError: ``outcome`` is neither a member nor ``http-<code>``.
+        ValueError: ``outcome`` is neither a member nor ``http-<code>``.
     """
     code = _http_code(outcome)
     if code is not None:
@@ -197,7 +227,7 @@ def is_known(outcome: str) -> bool:
 
 
 def classify(outcome: str) -> OutcomeClass:
-    """The class of a stored outcome (see :func:`info`); raises ``KeyError`` if unknown."""
+    """The class of a stored outcome (see :func:`info`); raises ``ValueError`` if unknown."""
     return info(outcome).klass
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +36,8 @@ from pydantic import (
 )
 
 from indexer.errors import ConfigError
-from indexer.settings_fields import Credentials, Headers, Regex, Selectors
+from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
+from indexer.settings_file import read_toml
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -93,6 +93,9 @@ class CrawlSettings(_Section):
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
+    formats: FormatIds = Field(
+        ALL_FORMATS, description="Format ids indexed (see README); others are wrong-type."
+    )
 
 
 class FetchSettings(_Section):
@@ -104,11 +107,17 @@ class FetchSettings(_Section):
     concurrency: int = Field(32, ge=1, description="Requests in flight in total.")
     timeout: float = Field(30.0, gt=0, description="Total time per request (s).")
     connect_timeout: float = Field(10.0, gt=0, description="Connect timeout (s).")
-    max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Body cap (bytes).")
+    max_body_bytes: int = Field(10 << 20, ge=1024, description="HTML page body cap (bytes).")
+    max_document_bytes: int = Field(100 << 20, ge=1024, description="Document body cap (bytes).")
     content_types: tuple[str, ...] = Field(
-        ("text/html", "application/xhtml+xml"), description="Media types fetched for indexing."
+        (), description="Declared media types fetched (before the body is read); empty: any."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
+    timeout_attempts: int = Field(2, ge=1, description="Attempts per URL that timed out.")
+    host_failure_limit: int = Field(
+        10, ge=0, description="Timeouts or failed connects of a host's last window that end it."
+    )
+    host_failure_window: int = Field(20, ge=1, description="Requests counted per host.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
     backoff_max: float = Field(60.0, ge=0, description="Longest computed backoff (s).")
     retry_after_cap: float = Field(300.0, ge=0, description="Longest Retry-After honoured (s).")
@@ -147,11 +156,10 @@ class SolrSettings(_Section):
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
     commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
-    drain_timeout: float = Field(
-        300.0, ge=0, description="At the end, how long to wait for an unavailable Solr (s)."
-    )
+    drain_timeout: float = Field(300.0, ge=0, description="The final drain's wait for Solr (s).")
+    auth_wait: float = Field(600.0, ge=0, description="Wait for refused credentials/fields (s).")
     stop_drain_timeout: float = Field(
-        5.0, ge=0, description="The same when the crawl was asked to stop (s)."
+        5.0, ge=0, description="The same when the crawl was asked to stop (s; at most 3)."
     )
     outbox_high_water: int = Field(
         5000, ge=1, description="Changes waiting in the outbox above which fetching pauses."
@@ -232,6 +240,14 @@ class ExtractSettings(_Section):
     rules: tuple[SiteRule, ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
+    document_timeout: float = Field(60.0, gt=0, description="Wall time per document (s).")
+    worker_memory: int = Field(
+        1 << 30, ge=64 << 20, description="Address-space limit per document worker (bytes)."
+    )
+    max_unpacked_bytes: int = Field(
+        512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
+    )
+    max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
 
 
 class ReindexSettings(_Section):
@@ -307,7 +323,7 @@ def load_settings(
     """
     environ = os.environ if environ is None else environ
     layers: list[tuple[Source, dict[str, Any]]] = [
-        ("file", _read_toml(config_file) if config_file else {}),
+        ("file", read_toml(config_file) if config_file else {}),
         ("env", _read_env(environ)),
         ("flag", {k: v for k, v in (flags or {}).items() if v is not None}),
     ]
@@ -328,22 +344,6 @@ def load_settings(
         path = dotted + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"][2:])
         raise ConfigError(path, f"{err['msg']} (from {sources.get(dotted, '?')})") from None
     return LoadedSettings(settings, sources)
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError("--config", f"cannot read {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("--config", f"{path} is not valid TOML: {exc}") from None
-    flat: dict[str, Any] = {}
-    for section, table in data.items():
-        if not isinstance(table, dict):
-            raise ConfigError(section, "expected a [section] table in the config file")
-        for key, value in table.items():
-            flat[f"{section}.{key}"] = value
-    return flat
 
 
 def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from indexer.index.versions import EXTRACTOR_VERSION, SCHEMA_VERSION
-from indexer.pipeline.resend import refresh_need
+from indexer.pipeline.refresh import refresh_need
 from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
 from indexer.solr.search import search

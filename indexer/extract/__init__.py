@@ -11,7 +11,7 @@ from lxml import etree
 
 from indexer.extract.blocks import mark_furniture
 from indexer.extract.candidate import Candidate
-from indexer.extract.links import outlinks
+from indexer.extract.links import count_links, outlinks
 from indexer.extract.metadata import read_metadata
 from indexer.extract.parse import body_of, parse_html, prune
 from indexer.extract.rules import apply_rule, matching_rule
@@ -79,6 +79,8 @@ def extract(
     doc = read_metadata(root, url, encoding)
     if "nofollow" not in doc.robots:
         doc.outlinks = outlinks(root, url, encoding, max_links)
+        if len(doc.outlinks) >= max_links:  # cut: say how many the page had
+            doc.links_found = max(count_links(root), len(doc.outlinks))
     rule = matching_rule(url, rules)
     content = _rule_content(root, rule) if rule is not None else None
     if content is not None:

@@ -9,6 +9,7 @@ from typing import Any
 from yarl import URL
 
 from indexer.crawl.urls import host_of, site_of
+from indexer.formats import MEDIA_TYPES
 from indexer.index.versions import stamps
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
 
@@ -41,6 +42,20 @@ def solr_date(value: str | None) -> str | None:
     return parsed.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _format_fields(fetched: FetchResult, extracted: ExtractedDoc) -> dict[str, Any]:
+    """``format``, ``content_type`` (what the bytes are, not what the server claimed, for
+    documents; the header's media type for HTML), ``created`` and ``page_count``."""
+    media = (fetched.content_type or "text/html").split(";", 1)[0].strip().lower()
+    if extracted.format != "html":
+        media = MEDIA_TYPES[extracted.format]
+    return {
+        "content_type": media,
+        "format": extracted.format,
+        "created": solr_date(extracted.created),
+        "page_count": extracted.page_count,
+    }
+
+
 def build_document(
     fetched: FetchResult,
     decoded: DecodedText,
@@ -50,8 +65,8 @@ def build_document(
     digest: str,
 ) -> dict[str, Any]:
     """The Solr document (JSON-ready dict) for one indexed page: id = the normalized final
-    URL (after redirects), empty values omitted, dates as ISO 8601 strings (pysolr cannot
-    send ``datetime``), stamped by :func:`indexer.index.versions.stamps`.
+    URL (after redirects), empty values omitted, dates as ISO 8601 strings (JSON has no
+    date type), stamped by :func:`indexer.index.versions.stamps`.
     """
     url, host = fetched.final_url, host_of(fetched.final_url)
     doc: dict[str, Any] = {
@@ -70,7 +85,7 @@ def build_document(
         "lang": extracted.lang,
         "published": solr_date(extracted.published),
         "modified": solr_date(extracted.modified),
-        "content_type": (fetched.content_type or "text/html").split(";", 1)[0].strip().lower(),
+        **_format_fields(fetched, extracted),
         "encoding": decoded.encoding,
         "encoding_source": decoded.source,
         "encoding_replacements": decoded.replacements,

@@ -19,11 +19,15 @@ class ProcessedPage:
         decoded: the decoding (``encoding == "binary"`` means not text; ``extracted`` None).
         extracted: title, main text, metadata and links, or None.
         error: why extraction failed, or ``""``.
+        outcome: the outcome the URL ends as when ``extracted`` is None and it is not the
+            page default (``wrong-type`` for binary, else ``extract-error``): a document's
+            (``parse-error``, ``encrypted``, …) or the format decision's.
     """
 
     decoded: DecodedText
     extracted: ExtractedDoc | None
     error: str = ""
+    outcome: str = ""
 
 
 def process_page(

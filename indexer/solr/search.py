@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -90,32 +91,54 @@ def term_query(field: str, value: str) -> str:
 
 
 def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
-    """Every document id whose ``host`` field is ``host`` (see :func:`ids_matching`)."""
-    return ids_matching(cfg, term_query("host", host), page)
-
-
-def ids_matching(cfg: SolrSettings, query: str, page: int = 1000) -> list[str]:
-    """Every document id matching ``query`` (Lucene syntax), paged with cursorMark
+    """Every document id whose ``host`` field is ``host``, paged with cursorMark
     (Solr Reference Guide, "Pagination of Results").
 
     Raises:
         SolrUnavailableError: Solr does not answer.
         SolrError: Solr answers with an error.
     """
-    ids: list[str] = []
+    return [str(doc["id"]) for doc in host_documents(cfg, host, ("id",), page)]
+
+
+def ids_matching(cfg: SolrSettings, query: str, page: int = 1000) -> list[str]:
+    """Every document id matching ``query`` (Lucene syntax); errors as :func:`host_ids`."""
+    return [str(doc["id"]) for doc in documents_matching(cfg, query, ("id",), page)]
+
+
+def host_documents(
+    cfg: SolrSettings, host: str, fields: tuple[str, ...], page: int = 1000
+) -> Iterator[dict[str, Any]]:
+    """The stored ``fields`` of every document whose ``host`` field is ``host``, by id.
+
+    Raises:
+        SolrUnavailableError, SolrError: as :func:`host_ids`.
+    """
+    return documents_matching(cfg, term_query("host", host), fields, page)
+
+
+def documents_matching(
+    cfg: SolrSettings, query: str, fields: tuple[str, ...], page: int = 1000
+) -> Iterator[dict[str, Any]]:
+    """The stored ``fields`` of every document matching ``query``, by id, paged with
+    cursorMark (Solr Reference Guide, "Pagination of Results").
+
+    Raises:
+        SolrUnavailableError, SolrError: as :func:`host_ids`.
+    """
     cursor = "*"
     while True:
         params: dict[str, str | int] = {
             "q": query,
-            "fl": "id",
+            "fl": ",".join(fields),
             "rows": page,
             "sort": "id asc",
             "cursorMark": cursor,
         }
         data = _request(cfg, "select", params)
-        ids.extend(doc["id"] for doc in data["response"]["docs"])
+        yield from data["response"]["docs"]
         if data.get("nextCursorMark", cursor) == cursor:
-            return ids
+            return
         cursor = data["nextCursorMark"]
 
 
