@@ -13,6 +13,7 @@
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
     ├── QueryError                   a search query that is not searched (empty, too long)
     ├── StorageError                 a state or output file cannot be written: disk full (exit 1)
+    ├── QueryError                   a search query that is not searched (empty, too long)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx (carries the status)

@@ -4,7 +4,7 @@ Precedence, lowest first (a later layer overrides an earlier one, key by key):
 
 1. defaults written in the models below;
 2. the TOML file given with ``--config FILE`` (sections ``[crawl]``, ``[fetch]``, ``[solr]``,
-   ``[extract]``, ``[reindex]``, ``[serve]``; keys as the field names);
+   ``[extract]``, ``[reindex]``, ``[search]``, ``[serve]``; keys as the field names);
 3. environment variables ``INDEXER_<SECTION>_<KEY>`` (e.g. ``INDEXER_FETCH_DELAY=0.5``);
    list and table values are JSON (``INDEXER_CRAWL_INCLUDE='["^https://a/"]'``);
 4. command-line flags.
@@ -256,6 +256,14 @@ class ReindexSettings(_Section):
     max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
 
 
+class SearchSettings(_Section):
+    """What ``indexer search`` accepts from users (``search.*``)."""
+
+    max_query_chars: int = Field(1000, ge=1, description="Longest query searched (characters).")
+    allow_fuzzy: bool = Field(False, description="Keep term~ fuzzy syntax in user queries.")
+    allow_leading_wildcard: bool = Field(False, description="Keep *term, ?erm, /regex/ syntax.")
+
+
 class Settings(_Section):
     """All settings; see the module docstring for precedence."""
 
@@ -264,6 +272,7 @@ class Settings(_Section):
     solr: SolrSettings = Field(default_factory=SolrSettings)
     extract: ExtractSettings = Field(default_factory=ExtractSettings)
     reindex: ReindexSettings = Field(default_factory=ReindexSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
     serve: ServeSettings = Field(default_factory=ServeSettings)
 
 

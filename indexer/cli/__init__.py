@@ -5,7 +5,8 @@ Each command lives in its own module under ``indexer.cli`` and exposes two funct
 ``func=run`` where ``run(args: argparse.Namespace) -> int`` returns the exit code.
 
 Exit codes (:class:`indexer.cli.options.ExitCode`): 0 success, 1 runtime failure, 2 bad
-usage, configuration or state file (the message names the setting or the file), 3 refused
+usage, configuration or state file (the message names the setting or the file) or a search
+query that is not searched (empty, too long), 3 refused
 by a safety guard, 130 interrupted. :func:`main` is the only place that maps errors to
 exit codes; the commands raise.
 """
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from indexer.cli.options import ExitCode
-from indexer.errors import ConfigError, IndexerError, StateError
+from indexer.errors import ConfigError, IndexerError, QueryError, StateError
 
 
 def _command_modules() -> list[ModuleType]:
@@ -74,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"indexer: configuration error: {exc}", file=sys.stderr)
         return ExitCode.USAGE
-    except StateError as exc:
+    except (StateError, QueryError) as exc:
         print(f"indexer: {exc}", file=sys.stderr)
         return ExitCode.USAGE
     except IndexerError as exc:

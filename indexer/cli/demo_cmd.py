@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.cli.options import configure_logging
+from indexer.cli.search_cmd import marked
 from indexer.crawl.frontier import Frontier
 from indexer.demo import SAMPLE_SITE
 from indexer.demo.sitehost import SiteHost
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         for hit in result["hits"]:
             print(f"  {hit['title']}  {hit['url']}")
             for snippet in hit["snippets"][:1]:
-                print(f"    … {snippet[:120]} …")
+                print(f"    … {marked(snippet)} …")
     home = "" if args.solr_home == DEFAULT_SOLR_HOME else f" --solr-home {args.solr_home}"
     print(
         f"\nSolr keeps running at {solr_url}; try: indexer search --solr {solr_url} 規程\n"

@@ -36,6 +36,12 @@ def add_parser(sub: Any) -> None:
     add_solr_target(p)
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
+    p.add_argument(
+        "--refresh",
+        action="store_true",
+        help="also refetch, re-extract and re-send documents stamped older than this "
+        "version (schema_version / extractor_version), even when unchanged",
+    )
     _add_scope_flags(p)
     p.add_argument(
         "--dry-run",
@@ -107,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(_summary_line(result, counts), ensure_ascii=False), flush=True)
     if not args.quiet and not args.dry_run:
         print(format_summary(result.stats.summary()), file=sys.stderr)
-        print(f"deleted {result.deleted}", file=sys.stderr)
+        refreshed = f", refreshed {result.refreshed} old-stamped" if args.refresh else ""
+        print(f"deleted {result.deleted}{refreshed}", file=sys.stderr)
     _print_refusals(result, args.force, args.dry_run)
     if result.end is not None and result.end.phase in ("interrupted", "failed"):
         return result.end.exit_code  # not reconciled: nothing deleted
@@ -119,7 +126,9 @@ def run(args: argparse.Namespace) -> int:
 def _job(args: argparse.Namespace, loaded: LoadedSettings) -> ReindexJob:
     """The job's own choices from its flags (the settings' sources decide rescoping)."""
     narrowing = (tuple(args.include), tuple(args.exclude))
-    return ReindexJob(args.force, args.dry_run, *narrowing, args.rescope, dict(loaded.sources))
+    return ReindexJob(
+        args.force, args.dry_run, *narrowing, args.rescope, dict(loaded.sources), args.refresh
+    )
 
 
 def _print_refusals(result: ReindexResult, force: bool, dry_run: bool) -> None:

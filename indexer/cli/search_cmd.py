@@ -8,7 +8,11 @@ import sys
 from typing import Any
 
 from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
+from indexer.solr.query import QueryOptions
 from indexer.solr.search import search
+
+# The handler marks matches with <em>…</em>; the terminal shows them as 【…】.
+MARKS = {"<em>": "【", "</em>": "】"}
 
 
 def add_parser(sub: Any) -> None:
@@ -23,9 +27,18 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the top hits; exit 1 when Solr cannot be asked."""
+    """Print the top hits. A query that is not searched (empty, too long, too complex)
+    raises :class:`indexer.errors.QueryError` (``main()``: exit 2, one line says why);
+    Solr not answering exits 1."""
     settings = load_from_args(args, solr_flags(args)).settings
-    result = search(settings.solr, args.query, rows=args.rows)
+    options = QueryOptions(
+        max_chars=settings.search.max_query_chars,
+        allow_fuzzy=settings.search.allow_fuzzy,
+        allow_leading_wildcard=settings.search.allow_leading_wildcard,
+    )
+    result = search(settings.solr, args.query, rows=args.rows, options=options)
+    for hit in result["hits"]:
+        hit["snippets"] = [marked(s) for s in hit["snippets"]]
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
@@ -35,3 +48,10 @@ def run(args: argparse.Namespace) -> int:
         for snippet in hit["snippets"]:
             print(f"    … {snippet} …")
     return 0
+
+
+def marked(snippet: str) -> str:
+    """The handler's ``<em>`` marks as the terminal's."""
+    for tag, mark in MARKS.items():
+        snippet = snippet.replace(tag, mark)
+    return snippet

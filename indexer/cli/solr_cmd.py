@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from indexer.errors import SolrError
+from indexer.pipeline.refresh import refresh_need
 from indexer.settings import SolrSettings, load_settings
 from indexer.solr import runtime
 from indexer.solr.admin import init_core, solr_status, update_core_config
@@ -236,6 +238,10 @@ def run_update_config(args: argparse.Namespace) -> int:
         print(update_collection_config(conn, args.collection, configset))
     else:
         print(update_core_config(conn, args.core, configset, reload_only=args.reload_only))
+    try:
+        print(refresh_need(conn, args.collection or args.core).message())
+    except SolrError as exc:  # e.g. a configset without the stamp fields
+        print(f"could not count the documents that need a refresh: {exc}", file=sys.stderr)
     return 0
 
 

@@ -10,6 +10,7 @@ from yarl import URL
 
 from indexer.crawl.urls import host_of, site_of
 from indexer.formats import MEDIA_TYPES
+from indexer.index.versions import stamps
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
 
 
@@ -63,10 +64,9 @@ def build_document(
     run: int,
     digest: str,
 ) -> dict[str, Any]:
-    """The Solr document (JSON-ready dict) for one indexed page.
-
-    The id is the normalized final URL (after redirects). Empty values are omitted.
-    Dates are ISO 8601 strings (JSON has no date type).
+    """The Solr document (JSON-ready dict) for one indexed page: id = the normalized final
+    URL (after redirects), empty values omitted, dates as ISO 8601 strings (JSON has no
+    date type), stamped by :func:`indexer.index.versions.stamps`.
     """
     url, host = fetched.final_url, host_of(fetched.final_url)
     doc: dict[str, Any] = {
@@ -93,5 +93,6 @@ def build_document(
         "content_hash": digest,
         "depth": fetched.depth,
         "crawl_run": run,
+        **stamps(),
     }
     return {k: v for k, v in doc.items() if v not in (None, "", [])}

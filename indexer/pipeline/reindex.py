@@ -40,6 +40,7 @@ from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.phases import Phase, RunEnd
 from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
+from indexer.pipeline.refresh import stale_ids, without_stale
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings, Source
@@ -58,6 +59,8 @@ class ReindexJob:
         rescope: given scope settings replace the stored scope (widening allowed).
         sources: where each setting came from (``indexer.settings.LoadedSettings``);
             None: no scope setting was given.
+        refresh: also re-send documents stamped older than the code
+            (:mod:`indexer.pipeline.refresh`), even when unchanged.
     """
 
     force: bool = False
@@ -66,6 +69,7 @@ class ReindexJob:
     exclude: tuple[str, ...] = ()
     rescope: bool = False
     sources: dict[str, Source] | None = None
+    refresh: bool = False
 
 
 @dataclass
@@ -79,6 +83,7 @@ class ReindexResult:
         deleted: documents deleted from Solr.
         scope: the scope the job ran with (changes by ``--rescope`` included).
         end: how the job's run ended (None only if the recrawl raised).
+        refreshed: old-stamped documents taken up for re-sending (``job.refresh``).
     """
 
     stats: RunStats
@@ -87,6 +92,7 @@ class ReindexResult:
     deleted: int = 0
     scope: ScopePlan | None = None
     end: RunEnd | None = None
+    refreshed: int = 0
 
     @property
     def refused(self) -> list[str]:
@@ -183,16 +189,20 @@ async def _recrawl(
     job: ReindexJob,
     plan: ScopePlan,
     on_change: ChangeCallback | None,
-) -> tuple[Crawler, list[str]]:
+) -> tuple[Crawler, list[str], int]:
     """Crawl the job's hosts again under the reindex policy; the run is left open for
-    reconciliation (``keep_open``). Returns the crawler and the hosts it covered."""
+    reconciliation (``keep_open``). Returns the crawler, the hosts it covered and how many
+    old-stamped documents count as absent from the index, so that they are fetched in full
+    and sent even when unchanged (``job.refresh``)."""
     scoped = _job_settings(settings, frontier, plan)
     scope = build_scope(scoped.crawl, job.include, job.exclude)
     hosts = [h for h in frontier.known_hosts() if site_of(h) in scope.sites]
     before = await in_thread(_ids_by_host, client, hosts)
+    stale = await in_thread(stale_ids, settings.solr, hosts) if job.refresh else frozenset()
+    present = without_stale(frozenset(i for ids in before.values() for i in ids), stale)
     options = CrawlOptions(
         use_solr=not job.dry_run,
-        reindex=ReindexPolicy(present=frozenset(i for ids in before.values() for i in ids)),
+        reindex=ReindexPolicy(present=present),
         on_change=on_change,
         recheck=_in_scope(before, scope),
         narrow_include=job.include,
@@ -204,7 +214,7 @@ async def _recrawl(
     await crawler.run()
     if plan.to_store is not None and not options.stop.is_set():
         save_scope(frontier, plan.to_store)
-    return crawler, hosts
+    return crawler, hosts, len(stale)
 
 
 async def _run(
@@ -216,8 +226,8 @@ async def _run(
     plan: ScopePlan,
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
-    crawler, hosts = await _recrawl(settings, client, frontier, job, plan, on_change)
-    result = ReindexResult(crawler.stats, scope=plan, end=crawler.end)
+    crawler, hosts, stale = await _recrawl(settings, client, frontier, job, plan, on_change)
+    result = ReindexResult(crawler.stats, scope=plan, end=crawler.end, refreshed=stale)
     if crawler.end is None or crawler.end.phase != Phase.FINISHED:
         return result  # interrupted or failed: not reconciled, nothing deleted
     crawler.phases.enter(Phase.RECONCILING)

@@ -4,63 +4,103 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
-from indexer.errors import SolrUnavailableError
+from indexer.errors import QueryError, SolrRejectedError, SolrUnavailableError
 from indexer.settings import SolrSettings
+from indexer.solr import snippets
 from indexer.solr.connection import SolrConnection
+from indexer.solr.query import QueryOptions, prepare
+
+# How Solr 9 reports Lucene's clause limit (IndexSearcher.TooManyClauses, 400 or 500).
+_TOO_COMPLEX = ("too many clauses", "maxClauseCount", "TooManyClauses", "TooManyNestedClauses")
 
 MAX_QUERY_CHARS = 1000
 """Longest query a user may send, in characters (Fess bounds its queries at 1,000): the one
 place callers (the CLI, ``indexer serve``) read the bound from."""
 
 
-def search(cfg: SolrSettings, query: str, rows: int = 10) -> dict[str, Any]:
-    """Run ``query`` against ``/search``.
+def search(
+    cfg: SolrSettings,
+    query: str,
+    rows: int = 10,
+    extra: dict[str, str] | None = None,
+    options: QueryOptions | None = None,
+) -> dict[str, Any]:
+    """Run what a user typed against ``/search`` (POST, so long queries fit).
+
+    The text goes through :func:`indexer.solr.query.prepare` (length bound, operators,
+    fuzzy and wildcard syntax, one-character queries); ``extra`` adds or overrides request
+    parameters (the evaluation's Kuromoji-only baseline sends ``qf=content``).
 
     Returns:
         ``{"numFound": int, "hits": [{"id", "url", "title", "score", "snippets": [str]}]}``;
-        snippets mark hits as ``【…】``.
+        snippets mark matches with ``<em>…</em>`` as the handler does (callers map them to
+        their own marks) and are cut at clause ends (:mod:`indexer.solr.snippets`).
 
     Raises:
+        QueryError: the query is empty, too long, or too complex for Solr (message for
+            the user).
         SolrUnavailableError: Solr does not answer.
-        SolrError: Solr answers with an error (its message included).
+        SolrError: Solr answers with another error (its message included).
     """
+    prepared = prepare(query, options)
     params: dict[str, str | int] = {
-        "q": query,
+        "q": prepared.q,
         "rows": rows,
         "fl": "id,url,title,score",
-        "hl.tag.pre": "【",
-        "hl.tag.post": "】",
+        **prepared.params,
+        **(extra or {}),
     }
-    data = _request(cfg, "search", params)
+    data = _search_request(cfg, params)
     highlighting = data.get("highlighting", {})
-    hits = []
-    for doc in data["response"]["docs"]:
-        snippets = highlighting.get(doc["id"], {}).get("content", [])
-        title = doc.get("title")
-        hits.append(
-            {
-                "id": doc["id"],
-                "url": doc.get("url", doc["id"]),
-                "title": title[0] if isinstance(title, list) else title,
-                "score": doc.get("score"),
-                "snippets": [s.replace("\n", " ") for s in snippets],
-            }
-        )
+    hits = [_hit(doc, highlighting.get(doc["id"], {})) for doc in data["response"]["docs"]]
     return {"numFound": data["response"]["numFound"], "hits": hits}
 
 
-def search_page(cfg: SolrSettings, query: str, params: dict[str, str | int]) -> dict[str, Any]:
-    """Run ``query`` against ``/search`` with extra request parameters (filter query, JSON
-    facets, paging, sort, highlighter encoder); the handler's defaults apply to the rest.
+def search_page(
+    cfg: SolrSettings,
+    query: str,
+    params: dict[str, str | int],
+    options: QueryOptions | None = None,
+) -> dict[str, Any]:
+    """Run what a user typed against ``/search`` with extra request parameters (filter
+    query, JSON facets, paging, sort, highlighter encoder), prepared as :func:`search` does
+    (length bound, operators, fuzzy and wildcard syntax) and sent by POST.
 
     Returns:
         Solr's JSON answer as is (``response``, ``highlighting``, ``facets``).
 
     Raises:
-        SolrUnavailableError, SolrError: as :func:`search`.
+        QueryError, SolrUnavailableError, SolrError: as :func:`search`.
     """
-    return _request(cfg, "search", {**params, "q": query})
+    prepared = prepare(query, options)
+    return _search_request(cfg, {**prepared.params, **params, "q": prepared.q})
+
+
+def _hit(doc: dict[str, Any], highlighted: dict[str, list[str]]) -> dict[str, Any]:
+    """One hit of :func:`search` from a Solr document and its highlighting entry."""
+    title = doc.get("title")
+    return {
+        "id": doc["id"],
+        "url": doc.get("url", doc["id"]),
+        "title": title[0] if isinstance(title, list) else title,
+        "score": doc.get("score"),
+        "snippets": snippets.pick(highlighted),
+    }
+
+
+def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str, Any]:
+    """POST the form to ``/search``; Lucene's clause limit becomes a :class:`QueryError`."""
+    try:
+        return _request(cfg, "search", params, post=True)
+    except (SolrRejectedError, SolrUnavailableError) as exc:
+        if any(sign in str(exc) for sign in _TOO_COMPLEX):
+            raise QueryError(
+                "query too complex for the index (too many words or fragments): "
+                "search with fewer or shorter words"
+            ) from None
+        raise
 
 
 def term_query(field: str, value: str) -> str:
@@ -85,11 +125,27 @@ def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
     return [str(doc["id"]) for doc in host_documents(cfg, host, ("id",), page)]
 
 
+def ids_matching(cfg: SolrSettings, query: str, page: int = 1000) -> list[str]:
+    """Every document id matching ``query`` (Lucene syntax); errors as :func:`host_ids`."""
+    return [str(doc["id"]) for doc in documents_matching(cfg, query, ("id",), page)]
+
+
 def host_documents(
     cfg: SolrSettings, host: str, fields: tuple[str, ...], page: int = 1000
 ) -> Iterator[dict[str, Any]]:
-    """The stored ``fields`` of every document whose ``host`` field is ``host``, by id,
-    paged with cursorMark (Solr Reference Guide, "Pagination of Results").
+    """The stored ``fields`` of every document whose ``host`` field is ``host``, by id.
+
+    Raises:
+        SolrUnavailableError, SolrError: as :func:`host_ids`.
+    """
+    return documents_matching(cfg, term_query("host", host), fields, page)
+
+
+def documents_matching(
+    cfg: SolrSettings, query: str, fields: tuple[str, ...], page: int = 1000
+) -> Iterator[dict[str, Any]]:
+    """The stored ``fields`` of every document matching ``query``, by id, paged with
+    cursorMark (Solr Reference Guide, "Pagination of Results").
 
     Raises:
         SolrUnavailableError, SolrError: as :func:`host_ids`.
@@ -97,7 +153,7 @@ def host_documents(
     cursor = "*"
     while True:
         params: dict[str, str | int] = {
-            "q": term_query("host", host),
+            "q": query,
             "fl": ",".join(fields),
             "rows": page,
             "sort": "id asc",
@@ -131,13 +187,21 @@ def check_target(cfg: SolrSettings) -> None:
     _request(cfg, "select", {"q": "*:*", "rows": 0})
 
 
-def _request(cfg: SolrSettings, handler: str, params: dict[str, str | int]) -> dict[str, Any]:
-    """GET ``{node}/{target}/{handler}`` on the first node that answers (``solr.urls``)."""
+def _request(
+    cfg: SolrSettings, handler: str, params: dict[str, str | int], *, post: bool = False
+) -> dict[str, Any]:
+    """GET (or POST as a form) ``{node}/{target}/{handler}`` on the first node that
+    answers (``solr.urls``)."""
     failure: SolrUnavailableError | None = None
+    form = {k: str(v) for k, v in params.items()}
     for node in cfg.node_urls:
         conn = SolrConnection.from_settings(cfg, node)
+        path = f"/{cfg.target}/{handler}"
         try:
-            return conn.get(f"/{cfg.target}/{handler}", {k: str(v) for k, v in params.items()})
+            if post:
+                body = urlencode(form).encode()
+                return conn.post(path, {}, body, "application/x-www-form-urlencoded")
+            return conn.get(path, form)
         except SolrUnavailableError as exc:
             failure = exc
     assert failure is not None

@@ -1,0 +1,33 @@
+"""Version stamps written on every Solr document (fields ``schema_version`` and
+``extractor_version``).
+
+A document only changes in the index when it is sent again, so analysis or field changes
+(the configset) and decoding or extraction changes reach old documents only through a
+refresh: ``indexer reindex --refresh`` re-sends every document stamped older than these
+numbers, and ``indexer solr update-config`` says when that is needed.
+
+Bump :data:`SCHEMA_VERSION` when ``solr-config/`` changes what an indexed document holds
+(index-time analysis, new or changed fields; query-time files such as ``synonyms_ja.txt``
+need no bump). Bump :data:`EXTRACTOR_VERSION` when decoding or extraction changes the text,
+title or metadata sent for a page.
+"""
+
+from __future__ import annotations
+
+# 2: content_bigram folds ・/=/ー, drops unigrams, is stored for highlighting; katakana
+#    spelling variants mapped (ヴ, ウィ).
+SCHEMA_VERSION = 2
+EXTRACTOR_VERSION = 1
+
+
+def stamps() -> dict[str, int]:
+    """The stamp fields of a document built by the running code."""
+    return {"schema_version": SCHEMA_VERSION, "extractor_version": EXTRACTOR_VERSION}
+
+
+def stale_query() -> str:
+    """Lucene query for documents stamped older than the running code, or not stamped."""
+    return (
+        f"*:* -(schema_version:[{SCHEMA_VERSION} TO *]"
+        f" AND extractor_version:[{EXTRACTOR_VERSION} TO *])"
+    )
