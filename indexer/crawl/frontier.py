@@ -262,7 +262,9 @@ class Frontier(RecrawlRecords):
     def record_reached(self, url: str, host: str, depth: int, reason: str) -> bool:
         """Record ``url`` as indexed in this run, reached by a redirect from another URL.
 
-        A copy of it still queued in this run is settled too, so it is not fetched again.
+        A copy of it still queued in this run is settled too, so it is not fetched again; a
+        copy in flight (fetched, its document held for the site-wide verdict) finds itself
+        reached and sends nothing.
         Returns False when the URL had already ended in this run (nothing changed).
         """
         cur = self._db.execute(
@@ -270,7 +272,7 @@ class Frontier(RecrawlRecords):
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
             "ON CONFLICT(url) DO UPDATE SET state='done', outcome='indexed', "
             "reason=excluded.reason, reached_run=excluded.run, run=excluded.run "
-            "WHERE urls.run < excluded.run OR urls.state='queued'",
+            "WHERE urls.run < excluded.run OR urls.state IN ('queued', 'fetching')",
             (url, host, depth, self.run, reason, self.run, self.run, time.time()),
         )
         return cur.rowcount > 0

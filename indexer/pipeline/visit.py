@@ -363,6 +363,8 @@ class Visitor:
         """Send an indexed verdict's document, unless a page released before it in this run
         holds the same content (then it is a ``duplicate``)."""
         url, doc, digest = claimed.url, facts.page.extracted, facts.digest
+        if self.frontier.reached_now(url):  # a redirect to it sent this document already
+            return
         twin = None if digest is None else self.frontier.same_content(digest, claimed.host, url)
         if twin is not None or (
             fetched.final_url != url and self.frontier.reached_now(fetched.final_url)
