@@ -165,6 +165,26 @@ class ExtractSettings(_Section):
     rules: tuple[dict[str, Any], ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
+    templates: bool = Field(
+        True, description="Learn each host's template (blocks repeated on its pages) and drop it."
+    )
+    template_share: float = Field(
+        0.3, gt=0, le=1, description="Share of a host's pages a block must be on to be template."
+    )
+    template_min_pages: int = Field(
+        6, ge=2, description="Pages of a host seen before its template is used."
+    )
+    template_settle_pages: int = Field(
+        20, ge=2, description="Pages of a host after which its first pages are re-extracted."
+    )
+    raw_store_bytes: int = Field(
+        32 * 1024 * 1024,
+        ge=0,
+        description="Raw pages kept in memory for re-extraction once a template is known.",
+    )
+    explain: bool = Field(
+        True, description="Store why each block of an indexed page was kept or dropped."
+    )
 
 
 class ReindexSettings(_Section):

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from indexer.crawl.extract_state import ExtractState
 from indexer.errors import CrawlLockedError
 
 _SCHEMA = """
@@ -103,6 +104,7 @@ class Frontier:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
         self.run = 0
+        self.extract_state = ExtractState(self._db)
 
     def close(self) -> None:
         """Close the database and release the lock."""
@@ -391,6 +393,7 @@ class FrontierView:
         if not path.is_file():
             raise FileNotFoundError(f"no crawl state in {data_dir}")
         self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        self.extract_state = ExtractState(self._db, read_only=True)
 
     def close(self) -> None:
         """Close the database."""

@@ -6,25 +6,40 @@ Public API: :func:`extract` and :class:`SiteRule`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from lxml import etree
 
-from indexer.extract.blocks import mark_furniture
-from indexer.extract.candidate import Candidate
+from indexer.extract.decide import ChainResult, run_chain
+from indexer.extract.explain import Decision, dom_path
 from indexer.extract.links import outlinks
 from indexer.extract.metadata import read_metadata
-from indexer.extract.parse import body_of, parse_html, prune
+from indexer.extract.parse import body_of, parse_html
 from indexer.extract.rules import SiteRule, apply_rule, matching_rule
-from indexer.extract.segment import Segmentation, segment
-from indexer.extract.select import choose
-from indexer.extract.tags import DROP_TAGS, HEADING_TAGS
+from indexer.extract.tags import HEADING_TAGS
 from indexer.extract.text import node_text, nodes_text
 from indexer.models import ExtractedDoc
 
-__all__ = ["SiteRule", "extract"]
+__all__ = ["Extraction", "SiteRule", "extract", "extract_page"]
 
 
-def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]] | None:
+@dataclass(slots=True)
+class Extraction:
+    """:func:`extract_page`'s result.
+
+    Attributes:
+        doc: the extracted document.
+        keys: template keys of the page's blocks (empty unless ``learn``, and when a
+            site rule decided).
+        decisions: why each block was kept or dropped (empty unless ``explain``).
+    """
+
+    doc: ExtractedDoc
+    keys: list[str] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+
+
+def _rule_content(root: etree._Element, rule: SiteRule) -> ChainResult | None:
     included = apply_rule(root, rule)
     if not included:
         return None
@@ -32,18 +47,9 @@ def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]]
     if not text:
         return None
     headings = [node_text(h) for element in included for h in element.iter(*HEADING_TAGS)]
-    return text, [h for h in headings if h]
-
-
-def _chain_content(
-    body: etree._Element, root: etree._Element, title: str
-) -> tuple[str, list[str], str]:
-    prune(body, DROP_TAGS)
-    seg: Segmentation = segment(body)
-    mark_furniture(seg)
-    chosen: Candidate = choose(seg, root, title)
-    headings = [seg.blocks[i].text for i in chosen.indexes if seg.blocks[i].heading]
-    return chosen.text(seg), headings, chosen.extractor
+    paths: dict[etree._Element, str] = {}
+    kept = [Decision("kept", "rules", dom_path(e, paths), node_text(e)) for e in included]
+    return ChainResult(text, [h for h in headings if h], "rules", decisions=kept)
 
 
 def extract(
@@ -71,21 +77,45 @@ def extract(
     Raises:
         ExtractError: the page cannot be parsed at all.
     """
+    return extract_page(html, url, encoding=encoding, rules=rules, max_links=max_links).doc
+
+
+def extract_page(
+    html: str,
+    url: str,
+    *,
+    encoding: str = "utf-8",
+    rules: Sequence[SiteRule] = (),
+    max_links: int = 10000,
+    template: frozenset[str] = frozenset(),
+    learn: bool = False,
+    explain: bool = False,
+) -> Extraction:
+    """:func:`extract` with the host's template, its block keys and the decisions.
+
+    Args:
+        template: template keys of the page's host (:mod:`indexer.extract.template`);
+            empty: the per-page chain alone decides.
+        learn: also return the page's block keys, to count in the host's statistics.
+        explain: also return a decision per block (:mod:`indexer.extract.explain`).
+
+    Raises:
+        ExtractError: the page cannot be parsed at all.
+    """
     root = parse_html(html)
     meta = read_metadata(root, url, encoding)
     links = [] if "nofollow" in meta.robots else outlinks(root, url, encoding, max_links)
     rule = matching_rule(url, rules)
-    content = _rule_content(root, rule) if rule is not None else None
-    if content is not None:
-        text, headings = content
-        extractor = "rules"
-    else:
-        text, headings, extractor = _chain_content(body_of(root), root, meta.title)
-    return ExtractedDoc(
+    chain = _rule_content(root, rule) if rule is not None else None
+    if chain is None:
+        chain = run_chain(
+            body_of(root), root, meta.title, template=template, learn=learn, explain=explain
+        )
+    doc = ExtractedDoc(
         title=meta.title,
-        text=text,
-        extractor=extractor,
-        headings=headings,
+        text=chain.text,
+        extractor=chain.extractor,
+        headings=chain.headings,
         description=meta.description,
         keywords=meta.keywords,
         author=meta.author,
@@ -96,3 +126,4 @@ def extract(
         outlinks=links,
         robots=meta.robots,
     )
+    return Extraction(doc, chain.keys, chain.decisions if explain else [])

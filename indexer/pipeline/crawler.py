@@ -53,6 +53,7 @@ from indexer.extract import SiteRule
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
+from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.page import ProcessedPage, process_page
 from indexer.pipeline.workers import page_pool, warm_up
 from indexer.report import RunStats
@@ -171,6 +172,7 @@ class Crawler:
             defer_deletes=options.defer_deletes,
         )
         self.aliases = SiteAliases()
+        self.learning = SiteLearning(settings, frontier, self.rules)
         self._sitemap_origins: set[str] = set()
         self._sitemap_reader: SitemapReader | None = None
 
@@ -194,6 +196,7 @@ class Crawler:
         try:
             with page_pool(workers) as pool:
                 warm_up(pool, workers)
+                self.learning.start(pool, self.sink)
                 async with build_session(self.settings.fetch, self.politeness.sent) as session:
                     fetcher = Fetcher(session, self.settings.fetch, crawl.strip_params)
                     fetch = self.settings.fetch
@@ -207,12 +210,14 @@ class Crawler:
                         fetcher, self.settings.fetch.max_body_bytes
                     )
                     await self._dispatch(fetcher, robots, pool)
+                await self.learning.finish(stopping=self.options.stop.is_set())
             if not self.options.stop.is_set():
                 self._finish_left_over()
                 self.frontier.finish_run()
         finally:
             await self.sink.close(stopping=self.options.stop.is_set())
             self.stats.pending = self.sink.pending
+            self.stats.indexed -= self.learning.resent  # documents sent again count once
         return self.stats
 
     def _in_index(self, url: str) -> bool:
@@ -381,7 +386,13 @@ class Crawler:
             return
         loop = asyncio.get_running_loop()
         page: ProcessedPage = await loop.run_in_executor(
-            pool, process_page, fetched.body, fetched.content_type, fetched.final_url, self.rules
+            pool,
+            process_page,
+            fetched.body,
+            fetched.content_type,
+            fetched.final_url,
+            self.rules,
+            *self.learning.page_args(host),
         )
         self._handle_page(claimed, fetched, page, host)
 
@@ -508,10 +519,12 @@ class Crawler:
         self.sink.add(
             solr_doc, doc.text, update=claimed.content_hash is not None and self._in_index(url)
         )
+        reason = "" if fetched.final_url == url else f"redirected to {fetched.final_url}"
+        self.learning.indexed(url, claimed.host, fetched, page, digest, reason)
         self._finish(
             url,
             "indexed",
-            "" if fetched.final_url == url else f"redirected to {fetched.final_url}",
+            reason,
             reached=True,
             content_hash=digest,
             **validators,

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from indexer.encoding import decode_body
 from indexer.errors import ExtractError
-from indexer.extract import SiteRule, extract
+from indexer.extract import SiteRule, extract_page
+from indexer.extract.explain import to_lines
 from indexer.models import DecodedText, ExtractedDoc
 
 
@@ -19,17 +20,32 @@ class ProcessedPage:
         decoded: the decoding (``encoding == "binary"`` means not text; ``extracted`` None).
         extracted: title, main text, metadata and links, or None.
         error: why extraction failed, or ``""``.
+        keys: template keys of the page's blocks (:mod:`indexer.extract.template`), when
+            asked for.
+        explanation: why each block was kept or dropped, JSON lines, when asked for.
     """
 
     decoded: DecodedText
     extracted: ExtractedDoc | None
     error: str = ""
+    keys: tuple[str, ...] = ()
+    explanation: str = ""
 
 
 def process_page(
-    body: bytes, content_type: str | None, url: str, rules: Sequence[SiteRule] = ()
+    body: bytes,
+    content_type: str | None,
+    url: str,
+    rules: Sequence[SiteRule] = (),
+    template: frozenset[str] = frozenset(),
+    learn: bool = False,
+    explain: bool = False,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
+
+    ``template`` is the host's template (empty: the per-page chain alone); ``learn`` and
+    ``explain`` ask for the block keys and the explanation
+    (:func:`indexer.extract.extract_page`).
 
     A top-level function so that a ``ProcessPoolExecutor`` can run it. Never raises for
     bad input: failures come back in ``error``.
@@ -38,9 +54,18 @@ def process_page(
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
-        extracted = extract(decoded.text, url, encoding=decoded.encoding, rules=rules)
+        extraction = extract_page(
+            decoded.text,
+            url,
+            encoding=decoded.encoding,
+            rules=rules,
+            template=template,
+            learn=learn,
+            explain=explain,
+        )
     except ExtractError as exc:
         return ProcessedPage(decoded, None, str(exc)[:300])
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
         return ProcessedPage(decoded, None, f"{type(exc).__name__}: {exc}"[:300])
-    return ProcessedPage(decoded, extracted)
+    explanation = to_lines(extraction.decisions) if explain else ""
+    return ProcessedPage(decoded, extraction.doc, "", tuple(extraction.keys), explanation)

@@ -1,0 +1,235 @@
+"""Whole-site extraction check: template leaking in and content kept, beside trafilatura.
+
+Each site (a directory of HTML pages) is served on 127.0.0.1 and crawled by the real
+crawler without Solr (documents to a JSON-lines file), three times in one run:
+
+- ``learned``:  template learning on (the default), first pages re-extracted;
+- ``no-reext``: learning on, raw-page store off (first pages keep the per-page text) —
+  measures the choice made for the first pages of a new host;
+- ``chain``:    learning off: the per-page chain alone;
+
+and trafilatura (``include_tables=True, include_comments=False``) runs over the same
+pages, decoded as the crawl decoded them. Metrics per site and system, over the pages
+every system saw:
+
+- ``rep%``: share of output characters in lines repeated across the host's pages (a
+  line, compared by its word characters after NFKC and lower-casing, is repeated when
+  it is in the outputs of two or more of the pages, whichever systems output it):
+  template leaking in;
+- ``unique``: characters of the other lines: content kept.
+
+Done when, per site: learned rep% ≤ trafilatura's, learned unique ≥ 95 % of
+trafilatura's and ≥ 99 % of chain's. Exit status 1 when a site misses one.
+
+Usage: ``python scripts/eval_site.py [--site NAME]... [--max-pages N] [--check]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import http.server
+import json
+import re
+import sys
+import tempfile
+import threading
+import time
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from indexer.crawl.frontier import Frontier  # noqa: E402
+from indexer.encoding import decode_body  # noqa: E402
+from indexer.pipeline.crawler import Crawler, CrawlOptions  # noqa: E402
+from indexer.settings import load_settings  # noqa: E402
+
+DOC = Path("/usr/share/doc")
+
+
+@dataclass(frozen=True)
+class Site:
+    """A site to crawl: its directory, the seed path and an include pattern (or "")."""
+
+    name: str
+    root: Path
+    seed: str
+    include: str = ""
+
+
+SITES = {
+    s.name: s
+    for s in (
+        Site("sample", REPO / "indexer" / "demo" / "sample_site", "index.html"),
+        Site("postgresql-doc-15", DOC / "postgresql-doc-15" / "html", "index.html"),
+        Site("python3.11-doc", DOC / "python3.11" / "html", "index.html"),
+        Site(
+            "debian-reference-ja",
+            DOC / "debian-reference-common" / "docs",
+            "index.ja.html",
+            r"\.ja\.html$",
+        ),
+        Site("maint-guide-ja", DOC / "maint-guide-ja" / "html", "index.ja.html", r"\.ja\.html$"),
+    )
+}
+SYSTEMS = ("learned", "no-reext", "chain", "trafilatura")
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        return
+
+
+@contextlib.contextmanager
+def serve(root: Path) -> Iterator[str]:
+    """Serve ``root`` on 127.0.0.1 (a free port); yields the base URL; stops on exit."""
+    handler = functools.partial(_Quiet, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def crawl(
+    site: Site, base: str, data_dir: Path, max_pages: int, **values: object
+) -> dict[str, str]:
+    """Crawl ``site`` served at ``base``; return URL → main text (the last one sent)."""
+    flags: dict[str, object] = {
+        "crawl.seeds": (base + site.seed,),
+        "crawl.data_dir": data_dir,
+        "crawl.max_pages": max_pages,
+        "crawl.sitemaps": False,
+        "fetch.delay": 0.0,
+        "fetch.per_host": 4,
+        "extract.workers": 1,
+        "extract.explain": False,
+    }
+    if site.include:
+        flags["crawl.include"] = (site.include,)
+    flags.update(values)
+    settings = load_settings(None, flags, environ={}).settings
+    out = data_dir / "out.jsonl"
+    with Frontier(data_dir) as frontier:
+        asyncio.run(Crawler(settings, frontier, CrawlOptions(out=out, use_solr=False)).run())
+    texts: dict[str, str] = {}
+    for line in out.read_text("utf-8").splitlines():
+        doc = json.loads(line)
+        texts[doc["url"]] = doc.get("content", "")
+    return texts
+
+
+def trafilatura_texts(site: Site, base: str, urls: list[str]) -> dict[str, str]:
+    """trafilatura on each page's file, decoded as the crawl decodes it; reader comments
+    left out, as they are not main content (our chain drops them too)."""
+    import trafilatura
+
+    texts = {}
+    for url in urls:
+        path = site.root / unquote(urlsplit(url).path[len(urlsplit(base).path) :])
+        if path.is_dir():
+            path = path / "index.html"
+        decoded = decode_body(path.read_bytes(), "text/html")
+        text = trafilatura.extract(
+            decoded.text, url=url, include_tables=True, include_comments=False
+        )
+        texts[url] = text or ""
+    return texts
+
+
+def _keys(text: str) -> list[str]:
+    lines = (
+        _NON_WORD.sub("", unicodedata.normalize("NFKC", ln).lower()) for ln in text.split("\n")
+    )
+    return [k for k in lines if k]
+
+
+def measure(outputs: dict[str, dict[str, str]], urls: list[str]) -> dict[str, tuple[float, int]]:
+    """System → (repeated share of output characters, characters of unrepeated lines)."""
+    pages: defaultdict[str, set[str]] = defaultdict(set)
+    for texts in outputs.values():
+        for url in urls:
+            for key in _keys(texts[url]):
+                pages[key].add(url)
+    repeated = {k for k, on in pages.items() if len(on) >= 2}
+    result = {}
+    for system, texts in outputs.items():
+        rep = uniq = 0
+        for url in urls:
+            for key in _keys(texts[url]):
+                if key in repeated:
+                    rep += len(key)
+                else:
+                    uniq += len(key)
+        result[system] = (rep / (rep + uniq) if rep + uniq else 0.0, uniq)
+    return result
+
+
+def evaluate(site: Site, max_pages: int) -> tuple[int, dict[str, tuple[float, int]], float]:
+    """Crawl and measure one site; returns (pages, metrics, seconds)."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp, serve(site.root) as base:
+        outputs = {
+            "learned": crawl(site, base, Path(tmp, "a"), max_pages),
+            "no-reext": crawl(
+                site, base, Path(tmp, "b"), max_pages, **{"extract.raw_store_bytes": 0}
+            ),
+            "chain": crawl(site, base, Path(tmp, "c"), max_pages, **{"extract.templates": False}),
+        }
+        urls = sorted(set.intersection(*(set(t) for t in outputs.values())))
+        outputs["trafilatura"] = trafilatura_texts(site, base, urls)
+    return len(urls), measure(outputs, urls), time.monotonic() - start
+
+
+def verdict(metrics: dict[str, tuple[float, int]]) -> list[str]:
+    """The done-when conditions a site misses (empty: all hold)."""
+    rep, uniq = metrics["learned"]
+    misses = []
+    if rep > metrics["trafilatura"][0]:
+        misses.append("rep% above trafilatura's")
+    if uniq < 0.95 * metrics["trafilatura"][1]:
+        misses.append("unique < 95% of trafilatura's")
+    if uniq < 0.99 * metrics["chain"][1]:
+        misses.append("unique < 99% of chain's")
+    return misses
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: print a table per site; 1 when a site misses a condition."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--site", choices=sorted(SITES), action="append", dest="sites")
+    parser.add_argument("--max-pages", type=int, default=150, help="pages crawled per site")
+    args = parser.parse_args(argv)
+    failed = False
+    for name in args.sites or list(SITES):
+        site = SITES[name]
+        if not (site.root / site.seed).is_file():
+            print(f"== {name}: not installed ({site.root}), skipped")
+            continue
+        pages, metrics, seconds = evaluate(site, args.max_pages)
+        print(f"== {name}: {pages} pages ({seconds:.0f} s)")
+        print(f"{'system':<12} {'rep%':>6} {'unique':>9}")
+        for system in SYSTEMS:
+            rep, uniq = metrics[system]
+            print(f"{system:<12} {100 * rep:6.1f} {uniq:9d}")
+        misses = verdict(metrics)
+        failed = failed or bool(misses)
+        print("done-when: " + ("holds" if not misses else "; ".join(misses)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
