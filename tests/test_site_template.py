@@ -9,6 +9,7 @@ from indexer.extract import extract_page
 from indexer.extract.template import (
     HostStats,
     MemoryTemplateStore,
+    SiteTemplate,
     TemplateLearner,
     TemplateParams,
     block_key,
@@ -29,17 +30,17 @@ def test_blocks_on_a_large_share_of_pages_are_template() -> None:
     for i in range(10):
         stats.observe(["menu", "footer", f"own-{i}"] + (["half"] if i % 2 else []), PARAMS)
     template = stats.template(PARAMS)
-    assert {"menu", "footer", "half"} <= template
-    assert not any(key.startswith("own-") for key in template)
+    assert {"menu", "footer", "half"} <= template.keys
+    assert not any(key.startswith("own-") for key in template.keys | template.seen)
 
 
 def test_no_template_before_enough_pages() -> None:
     stats = HostStats()
     for _ in range(PARAMS.min_pages - 1):
         stats.observe(["menu"], PARAMS)
-    assert stats.template(PARAMS) == frozenset()
+    assert not stats.template(PARAMS).known
     stats.observe(["menu"], PARAMS)
-    assert stats.template(PARAMS) == {"menu"}
+    assert stats.template(PARAMS).keys == {"menu"}
 
 
 def test_statistics_stay_bounded_and_keep_the_template() -> None:
@@ -48,7 +49,7 @@ def test_statistics_stay_bounded_and_keep_the_template() -> None:
         stats.observe(["menu"] + [f"own-{i}-{j}" for j in range(20)], PARAMS)
         assert len(stats.counts) <= 2 * PARAMS.max_keys
     assert stats.pages < 2 * PARAMS.window  # halved once per window
-    assert "menu" in stats.template(PARAMS)
+    assert "menu" in stats.template(PARAMS).keys
 
 
 def test_a_new_template_wins_within_a_window() -> None:
@@ -57,14 +58,14 @@ def test_a_new_template_wins_within_a_window() -> None:
         stats.observe(["old-menu"], PARAMS)
     for _ in range(250):
         stats.observe(["new-menu"], PARAMS)
-    assert stats.template(PARAMS) == {"new-menu"}
+    assert stats.template(PARAMS).keys == {"new-menu"}
 
 
 def test_sitewide_duplicates_teach_nothing() -> None:
     learner = TemplateLearner(MemoryTemplateStore(), PARAMS)
     for _ in range(10):
         learner.observe("h", ["maintenance"], sitewide_duplicate=True)
-    assert learner.pages("h") == 0 and learner.template("h") == frozenset()
+    assert learner.pages("h") == 0 and not learner.template("h").known
 
 
 def test_unreadable_stored_statistics_start_afresh() -> None:
@@ -80,8 +81,8 @@ def test_statistics_persist_in_the_frontier_across_runs(tmp_path: Path) -> None:
         learner.flush()
     with Frontier(tmp_path) as frontier:
         again = TemplateLearner(frontier.extract_state, PARAMS)
-        assert again.template("intra.example") == {"menu"}
-        assert again.template("other.example") == frozenset()
+        assert again.template("intra.example").keys == {"menu"}
+        assert not again.template("other.example").known
 
 
 def test_hosts_beyond_the_memory_bound_are_written_out(tmp_path: Path) -> None:
@@ -91,7 +92,7 @@ def test_hosts_beyond_the_memory_bound_are_written_out(tmp_path: Path) -> None:
         for _ in range(3):
             learner.observe(host, ["menu"])
     assert "a" in store.data  # evicted, saved
-    assert learner.template("a") == {"menu"}  # read back
+    assert learner.template("a").keys == {"menu"}  # read back
 
 
 def _page(title: str, body: str) -> str:
@@ -124,7 +125,7 @@ def _site() -> tuple[list[str], str]:
     return pages, short
 
 
-def _learnt(pages: list[str]) -> frozenset[str]:
+def _learnt(pages: list[str]) -> SiteTemplate:
     learner = TemplateLearner(MemoryTemplateStore())
     for html in pages:
         learner.observe("h", extract_page(html, "http://127.0.0.1/", learn=True).keys)
@@ -150,3 +151,20 @@ def test_learning_never_drops_unique_text_the_chain_kept() -> None:
         learned = extract_page(html, "http://127.0.0.1/", template=template).doc.text
         assert f"The {word} directive sets" in alone and f"The {word} directive sets" in learned
         assert "Available Languages" not in learned
+
+
+def test_the_raw_page_store_is_bounded_in_bytes() -> None:
+    from indexer.models import FetchResult
+    from indexer.pipeline.learning import RawPageStore, StoredPage
+
+    def stored(url: str, size: int) -> StoredPage:
+        fetched = FetchResult(url, url, 200, {}, b"x" * size, "2024-01-01T00:00:00Z")
+        return StoredPage(url, fetched, "digest", "")
+
+    store = RawPageStore(limit=250)
+    assert store.put("a", stored("http://127.0.0.1/1", 100))
+    assert store.put("b", stored("http://127.0.0.1/2", 100))
+    assert not store.put("a", stored("http://127.0.0.1/3", 100))  # over the limit
+    assert [p.url for p in store.take("a")] == ["http://127.0.0.1/1"]
+    assert store.size == 100 and store.hosts() == ["b"]
+    assert store.put("a", stored("http://127.0.0.1/3", 100))  # room again

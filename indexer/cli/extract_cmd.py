@@ -19,7 +19,12 @@ from typing import Any
 from indexer.encoding import decode_body
 from indexer.errors import IndexerError
 from indexer.extract import extract_page
-from indexer.extract.template import MemoryTemplateStore, TemplateLearner
+from indexer.extract.template import (
+    NO_TEMPLATE,
+    MemoryTemplateStore,
+    SiteTemplate,
+    TemplateLearner,
+)
 
 _SITE = "site"  # the one host of the pages given
 
@@ -56,11 +61,12 @@ def _site_pages(directory: Path) -> Iterator[Path]:
             yield path
 
 
-def learn_template(paths: Iterable[Path], content_type: str | None = None) -> frozenset[str]:
+def learn_template(paths: Iterable[Path], content_type: str | None = None) -> SiteTemplate:
     """The template of the site whose pages are ``paths`` (unreadable files are skipped).
 
     Returns:
-        template keys (empty when too few pages to tell, see ``TemplateParams.min_pages``).
+        the template (not ``known`` when too few pages to tell, see
+        ``TemplateParams.min_pages``).
     """
     learner = TemplateLearner(MemoryTemplateStore())
     for path in paths:
@@ -77,7 +83,7 @@ def extract_file(
     path: Path,
     url: str | None,
     content_type: str | None,
-    template: frozenset[str] = frozenset(),
+    template: SiteTemplate = NO_TEMPLATE,
     explain: bool = False,
 ) -> dict[str, Any]:
     """Read, decode and extract one file; return the JSON-ready record.
@@ -107,7 +113,7 @@ def extract_file(
 def run(args: argparse.Namespace) -> int:
     """Print one JSON line per file (or per block with ``--explain``), in order; always 0
     once the arguments parsed."""
-    template: frozenset[str] = frozenset()
+    template = NO_TEMPLATE
     if args.site is not None:
         template = learn_template(_site_pages(args.site), args.content_type)
     elif args.learn:

@@ -13,10 +13,11 @@ from lxml import etree
 from indexer.extract.decide import ChainResult, run_chain
 from indexer.extract.explain import Decision, dom_path
 from indexer.extract.links import outlinks
-from indexer.extract.metadata import read_metadata
+from indexer.extract.metadata import Metadata, read_metadata
 from indexer.extract.parse import body_of, parse_html
 from indexer.extract.rules import SiteRule, apply_rule, matching_rule
 from indexer.extract.tags import HEADING_TAGS
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.extract.text import node_text, nodes_text
 from indexer.models import ExtractedDoc
 
@@ -87,15 +88,15 @@ def extract_page(
     encoding: str = "utf-8",
     rules: Sequence[SiteRule] = (),
     max_links: int = 10000,
-    template: frozenset[str] = frozenset(),
+    template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
 ) -> Extraction:
     """:func:`extract` with the host's template, its block keys and the decisions.
 
     Args:
-        template: template keys of the page's host (:mod:`indexer.extract.template`);
-            empty: the per-page chain alone decides.
+        template: the page's host's template (:mod:`indexer.extract.template`); not
+            ``known``: the per-page chain alone decides.
         learn: also return the page's block keys, to count in the host's statistics.
         explain: also return a decision per block (:mod:`indexer.extract.explain`).
 
@@ -111,7 +112,12 @@ def extract_page(
         chain = run_chain(
             body_of(root), root, meta.title, template=template, learn=learn, explain=explain
         )
-    doc = ExtractedDoc(
+    decisions = chain.decisions if explain else []
+    return Extraction(_document(meta, chain, links), chain.keys, decisions)
+
+
+def _document(meta: Metadata, chain: ChainResult, links: list[str]) -> ExtractedDoc:
+    return ExtractedDoc(
         title=meta.title,
         text=chain.text,
         extractor=chain.extractor,
@@ -126,4 +132,3 @@ def extract_page(
         outlinks=links,
         robots=meta.robots,
     )
-    return Extraction(doc, chain.keys, chain.decisions if explain else [])

@@ -25,7 +25,7 @@ from indexer.extract.region import own_text
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
 from indexer.extract.tags import DROP_TAGS
-from indexer.extract.template import block_keys, slot_keys
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate, block_keys, slot_keys
 from indexer.extract.text import node_text
 
 
@@ -68,14 +68,15 @@ def _with_template(
     title: str,
     keys: list[str],
     slots: list[str],
-    template: frozenset[str],
+    template: SiteTemplate,
 ) -> _Choice:
     trace = Trace()
     alone = choose(seg, root, title, trace)
-    if not template:
+    if not template.known:
         return _Choice(alone.indexes, alone.extractor, trace)
-    repeated = {i for i, key in enumerate(keys) if key in template}
-    navigation = {i for i, key in enumerate(slots) if key and key in template}
+    repeated = {i for i, key in enumerate(keys) if key in template.keys}
+    navigation = {i for i, key in enumerate(slots) if key and key in template.keys}
+    navigation.update(i for i, key in enumerate(keys) if key in template.seen)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
     for index in repeated:
         seg.blocks[index].furniture = True
@@ -95,7 +96,7 @@ def run_chain(
     root: etree._Element,
     title: str,
     *,
-    template: frozenset[str] = frozenset(),
+    template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
 ) -> ChainResult:
@@ -105,7 +106,7 @@ def run_chain(
         body: the page's ``<body>``; modified.
         root: the document root (semantic markup is looked up from it).
         title: the page title (the content is anchored at a heading repeating it).
-        template: the host's template keys; empty means the per-page chain alone.
+        template: the host's template; not ``known``: the per-page chain alone.
         learn: return the blocks' keys, for the host's statistics.
         explain: return a :class:`~indexer.extract.explain.Decision` per block.
     """
@@ -113,8 +114,9 @@ def run_chain(
     seg = segment(body)
     mark_furniture(seg)
     paths: dict[etree._Element, str] = {}
-    keys = block_keys(seg, paths) if learn or template else []
-    slots = slot_keys(seg, paths) if learn or template else []
+    keyed = learn or template.known
+    keys = block_keys(seg, paths) if keyed else []
+    slots = slot_keys(seg, paths) if keyed else []
     choice = _with_template(seg, root, title, keys, slots, template)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)

@@ -39,7 +39,7 @@ from indexer.extract.segment import Segmentation
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
 # Keys of one page taken into the statistics at most (a page of 50,000 table cells).
-_MAX_PAGE_KEYS = 2000
+_MAX_PAGE_KEYS = 5000
 
 
 def normalized(text: str) -> str:
@@ -92,6 +92,29 @@ def slot_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class SiteTemplate:
+    """What a host's statistics say about block keys, as handed to an extraction.
+
+    Attributes:
+        keys: template keys (on a large share of the host's pages).
+        seen: other keys found on two pages or more: not template, not the page's own
+            either (a qualifier repeated through an index, a title in two tables of
+            contents); the page-own text kept beyond the chain leaves them out.
+    """
+
+    keys: frozenset[str] = frozenset()
+    seen: frozenset[str] = frozenset()
+
+    @property
+    def known(self) -> bool:
+        """True when there is a template: the host has been learnt."""
+        return bool(self.keys)
+
+
+NO_TEMPLATE = SiteTemplate()
+
+
+@dataclass(frozen=True, slots=True)
 class TemplateParams:
     """When a block is template, and the bounds of the statistics.
 
@@ -108,9 +131,9 @@ class TemplateParams:
     share: float = 0.3
     min_count: int = 3
     min_pages: int = 6
-    max_keys: int = 4000
+    max_keys: int = 8000
     window: int = 1000
-    max_hosts: int = 256
+    max_hosts: int = 64
 
 
 @dataclass(slots=True)
@@ -127,19 +150,25 @@ class HostStats:
         for key in list(dict.fromkeys(keys))[:_MAX_PAGE_KEYS]:
             counts[key] = counts.get(key, 0.0) + 1.0
         if len(counts) > 2 * params.max_keys:
-            kept = sorted(counts.items(), key=lambda item: -item[1])[: params.max_keys]
-            self.counts = dict(kept)
+            # Most frequent first; of equal counts the most recent (a key seen once long
+            # ago had its chance to recur, one just seen has not).
+            recent_first = reversed(counts.items())
+            kept = sorted(recent_first, key=lambda item: -item[1])[: params.max_keys]
+            self.counts = dict(reversed(kept))
         if self.pages >= 2 * params.window:
             self.pages /= 2
             self.counts = {k: c / 2 for k, c in self.counts.items() if c >= 2}
 
-    def template(self, params: TemplateParams) -> frozenset[str]:
-        """Keys on at least ``share`` of the pages and ``min_count`` pages; empty while
-        fewer than ``min_pages`` pages were seen."""
+    def template(self, params: TemplateParams) -> SiteTemplate:
+        """Keys on at least ``share`` of the pages and ``min_count`` pages, and the keys
+        on two pages or more; :data:`NO_TEMPLATE` while fewer than ``min_pages`` pages
+        were seen."""
         if self.pages < params.min_pages:
-            return frozenset()
+            return NO_TEMPLATE
         floor = max(float(params.min_count), params.share * self.pages)
-        return frozenset(k for k, c in self.counts.items() if c >= floor)
+        keys = frozenset(k for k, c in self.counts.items() if c >= floor)
+        seen = frozenset(k for k, c in self.counts.items() if 2 <= c < floor)
+        return SiteTemplate(keys, seen)
 
     def to_json(self) -> str:
         """The stored form: ``{"pages": float, "counts": {key: float}}``."""
@@ -195,7 +224,7 @@ class TemplateLearner:
         self.params = params or TemplateParams()
         self._hosts: OrderedDict[str, HostStats] = OrderedDict()
         self._dirty: set[str] = set()
-        self._cache: dict[str, frozenset[str]] = {}
+        self._cache: dict[str, SiteTemplate] = {}
 
     def _stats(self, host: str) -> HostStats:
         stats = self._hosts.get(host)
@@ -215,8 +244,8 @@ class TemplateLearner:
                 self._dirty.discard(host)
             self._cache.pop(host, None)
 
-    def template(self, host: str) -> frozenset[str]:
-        """The host's template keys now (empty: the per-page chain decides alone)."""
+    def template(self, host: str) -> SiteTemplate:
+        """The host's template now (not ``known``: the per-page chain decides alone)."""
         known = self._cache.get(host)
         if known is None:
             known = self._stats(host).template(self.params)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from indexer.crawl.frontier import Frontier
 from indexer.extract import SiteRule
-from indexer.extract.template import TemplateLearner, TemplateParams
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate, TemplateLearner, TemplateParams
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
@@ -109,10 +109,10 @@ class SiteLearning:
         """Use ``pool`` for re-extractions and ``sink`` for the documents they change."""
         self._pool, self._sink = pool, sink
 
-    def page_args(self, host: str) -> tuple[frozenset[str], bool, bool]:
+    def page_args(self, host: str) -> tuple[SiteTemplate, bool, bool]:
         """``(template, learn, explain)`` arguments of :func:`process_page` for ``host``."""
         if not self.enabled:
-            return frozenset(), False, self.explain
+            return NO_TEMPLATE, False, self.explain
         return self.learner.template(host), True, self.explain
 
     def indexed(
@@ -158,7 +158,7 @@ class SiteLearning:
     async def _reextract(self, host: str) -> None:
         pages = self.raw.take(host)
         template = self.learner.template(host)
-        if not template or self._pool is None:
+        if not template.known or self._pool is None:
             return
         loop = asyncio.get_running_loop()
         for stored in pages:

@@ -9,6 +9,7 @@ from indexer.encoding import decode_body
 from indexer.errors import ExtractError
 from indexer.extract import SiteRule, extract_page
 from indexer.extract.explain import to_lines
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import DecodedText, ExtractedDoc
 
 
@@ -37,13 +38,13 @@ def process_page(
     content_type: str | None,
     url: str,
     rules: Sequence[SiteRule] = (),
-    template: frozenset[str] = frozenset(),
+    template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
 
-    ``template`` is the host's template (empty: the per-page chain alone); ``learn`` and
+    ``template`` is the host's template (not ``known``: the per-page chain alone); ``learn`` and
     ``explain`` ask for the block keys and the explanation
     (:func:`indexer.extract.extract_page`).
 
