@@ -175,7 +175,9 @@ class ExtractSettings(_Section):
         6, ge=2, description="Pages of a host seen before its template is used."
     )
     template_settle_pages: int = Field(
-        20, ge=2, description="Pages of a host after which its first pages are re-extracted."
+        50,
+        ge=2,
+        description="First pages of a host kept raw, re-extracted at the end of the run.",
     )
     raw_store_bytes: int = Field(
         32 * 1024 * 1024,

@@ -25,7 +25,13 @@ from indexer.extract.region import own_text
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
 from indexer.extract.tags import DROP_TAGS
-from indexer.extract.template import NO_TEMPLATE, SiteTemplate, block_keys, slot_keys
+from indexer.extract.template import (
+    NO_TEMPLATE,
+    SiteTemplate,
+    block_keys,
+    slot_keys,
+    title_keys,
+)
 from indexer.extract.text import node_text
 
 
@@ -68,6 +74,7 @@ def _with_template(
     title: str,
     keys: list[str],
     slots: list[str],
+    titles: list[str],
     template: SiteTemplate,
 ) -> _Choice:
     trace = Trace()
@@ -75,8 +82,7 @@ def _with_template(
     if not template.known:
         return _Choice(alone.indexes, alone.extractor, trace)
     repeated = {i for i, key in enumerate(keys) if key in template.keys}
-    navigation = {i for i, key in enumerate(slots) if key and key in template.keys}
-    navigation.update(i for i, key in enumerate(keys) if key in template.seen)
+    navigation = _not_own(seg, keys, slots, titles, template)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
     for index in repeated:
         seg.blocks[index].furniture = True
@@ -89,6 +95,19 @@ def _with_template(
     kept = own_text(seg, base, repeated, markup, values, refused)
     unique = set(kept) - set(learned.indexes)
     return _Choice(kept, learned.extractor, learned_trace, repeated, unique)
+
+
+def _not_own(
+    seg: Segmentation, keys: list[str], slots: list[str], titles: list[str], t: SiteTemplate
+) -> set[int]:
+    """Blocks that are not the page's own though not template: seen on other pages, in a
+    navigation slot, or link lines naming another page (:mod:`indexer.extract.template`)."""
+    found = {i for i, key in enumerate(keys) if key in t.seen}
+    found.update(i for i, key in enumerate(slots) if key and key in t.keys)
+    for i, key in enumerate(titles):
+        if key and seg.blocks[i].link_density > 0.5 and (key in t.seen or key in t.keys):
+            found.add(i)
+    return found
 
 
 def run_chain(
@@ -117,11 +136,12 @@ def run_chain(
     keyed = learn or template.known
     keys = block_keys(seg, paths) if keyed else []
     slots = slot_keys(seg, paths) if keyed else []
-    choice = _with_template(seg, root, title, keys, slots, template)
+    titles = title_keys(seg) if keyed else []
+    choice = _with_template(seg, root, title, keys, slots, titles, template)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
-    learnt = keys + [slot for slot in slots if slot] if learn else []
+    learnt = keys + [key for key in slots + titles if key] if learn else []
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
 
 

@@ -81,6 +81,22 @@ def slot_key(path: str) -> str:
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
+def text_key(text: str) -> str:
+    """The key of a title: a link line's or a heading's normalised text, wherever it is."""
+    data = ("text\n" + normalized(text)).encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+def title_keys(seg: Segmentation) -> list[str]:
+    """Per block, :func:`text_key` of a link line or a heading, else ``""``. A link line
+    whose text is also a heading or a link line on another page of the host names that
+    page (a table of contents, an index's repeated qualifier): not the page's own text."""
+    return [
+        text_key(block.text) if block.heading or block.link_density > _SLOT_LINKS else ""
+        for block in seg.blocks
+    ]
+
+
 def slot_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
     """Per block, the key of its link-list slot (:func:`slot_key`), or ``""`` for a block
     that is not a link line. A slot on a large share of a host's pages is navigation (a
