@@ -6,7 +6,7 @@ least ``_REGION_SHARE`` of that own text (by weight, furniture left out): the co
 box of the site's layout, found without any name for it. Inside it, text unique to the
 page is content even when the per-page chain would drop it as a short-line tail, a
 table, a box with a misleading class name (``section#cookiejar-objects``) or, on a
-listing page, a link list (an index, a table of contents); unambiguous furniture
+listing page, index entries (link lines with words of their own); unambiguous furniture
 (:func:`is_strong_furniture`) and comment sections stay out.
 """
 
@@ -25,6 +25,8 @@ _REGION_SHARE = 0.8
 # text has at least ``_LISTING_SHARE`` link text. Elsewhere it is a "see also" list.
 _LINK_LINE = 0.5
 _LISTING_SHARE = 0.5
+# A line with at least this share of link text is a bare link line.
+_BARE_LINKS = 0.98
 
 
 def _region(seg: Segmentation, own: Collection[int]) -> tuple[int, int] | None:
@@ -50,6 +52,15 @@ def _is_listing(seg: Segmentation, own: Collection[int], span: tuple[int, int]) 
     blocks = [seg.blocks[i] for i in range(*span) if i in own]
     chars = sum(block.chars for block in blocks)
     return chars > 0 and sum(block.link_chars for block in blocks) >= _LISTING_SHARE * chars
+
+
+def _own_line(link_density: float, listing: bool) -> bool:
+    """A text line is the page's own; a link line only on a listing page, and only with
+    words of its own beside the links (an index entry "term, 12.3"; a bare link line
+    names another page, as a table of contents does)."""
+    if link_density <= _LINK_LINE:
+        return True
+    return listing and link_density < _BARE_LINKS
 
 
 def _strong_furniture_blocks(seg: Segmentation) -> set[int]:
@@ -95,7 +106,7 @@ def own_text(
         if i not in template
         and i not in strong
         and i not in refused
-        and (listing or seg.blocks[i].link_density <= _LINK_LINE)
+        and _own_line(seg.blocks[i].link_density, listing)
     }
     result = sorted(set(kept) | added)
     comments = comment_blocks(seg, result, values)

@@ -81,9 +81,14 @@ def slot_key(path: str) -> str:
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
+_NON_WORD = re.compile(r"[\W_]+")
+
+
 def text_key(text: str) -> str:
-    """The key of a title: a link line's or a heading's normalised text, wherever it is."""
-    data = ("text\n" + normalized(text)).encode("utf-8", "surrogatepass")
+    """The key of a title: a link line's or a heading's word characters (NFKC, lower
+    case; a heading's "¶" permalink or a TOC line's leader dots do not count)."""
+    words = _NON_WORD.sub("", unicodedata.normalize("NFKC", text).lower())
+    data = ("text\n" + words).encode("utf-8", "surrogatepass")
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
