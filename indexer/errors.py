@@ -7,8 +7,7 @@
     ├── FetchError                   one URL could not be fetched (carries url, outcome, reason)
     │   ├── RetryableFetchError      timeouts, resets, 408/429/5xx: try again later
     │   └── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
-    ├── InvalidURLError              unparseable or unfetchable URL (outcome invalid-url)
-    ├── DecodeError                  a body could not be turned into text at all
+    ├── InvalidURLError              unparseable or unfetchable URL (carries its outcome)
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
@@ -23,6 +22,8 @@ aiohttp errors are translated in ``indexer.crawl.fetch``; pysolr and requests er
 """
 
 from __future__ import annotations
+
+from indexer.outcomes import Outcome
 
 
 class IndexerError(Exception):
@@ -47,7 +48,8 @@ class FetchError(IndexerError):
 
     Args:
         url: the URL requested.
-        outcome: the frontier outcome name (e.g. ``timeout``, ``http-503``).
+        outcome: the URL's outcome: an :class:`~indexer.outcomes.Outcome` member or
+            ``http-<code>`` (``indexer.outcomes.http_outcome``).
         reason: human-readable detail.
     """
 
@@ -75,11 +77,17 @@ class PermanentFetchError(FetchError):
 
 
 class InvalidURLError(IndexerError):
-    """A URL that cannot be normalized or is not fetchable (scheme, host, port, length)."""
+    """A URL that cannot be normalized or is not fetchable (scheme, host, port, length).
 
+    Args:
+        message: what is wrong with the URL.
+        outcome: the outcome it ends with: ``invalid-url``, or ``trap`` for a URL longer
+            than ``crawl.max_url_length``.
+    """
 
-class DecodeError(IndexerError):
-    """A body could not be decoded into text."""
+    def __init__(self, message: str, outcome: Outcome = Outcome.INVALID_URL) -> None:
+        super().__init__(message)
+        self.outcome = outcome
 
 
 class ExtractError(IndexerError):

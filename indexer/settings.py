@@ -27,9 +27,17 @@ from pathlib import Path
 from typing import Any, Literal, get_origin
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
 
 from indexer.errors import ConfigError
+from indexer.settings_fields import Credentials, Headers, Regex, Selectors
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -48,8 +56,8 @@ class CrawlSettings(_Section):
     max_pages: int | None = Field(None, ge=1, description="Pages fetched in total.")
     max_pages_per_host: int | None = Field(None, ge=1, description="Pages fetched per host.")
     max_depth: int | None = Field(None, ge=0, description="Link distance from a seed.")
-    include: tuple[str, ...] = Field((), description="URL regexes; if any, a URL must match one.")
-    exclude: tuple[str, ...] = Field((), description="URL regexes; a matching URL is skipped.")
+    include: tuple[Regex, ...] = Field((), description="URL regexes; if any, a URL must match one.")
+    exclude: tuple[Regex, ...] = Field((), description="URL regexes; a matching URL is skipped.")
     allow_hosts: tuple[str, ...] = Field((), description="Hosts in scope besides the seeds'.")
     strip_params: tuple[str, ...] = Field(
         (
@@ -78,6 +86,9 @@ class CrawlSettings(_Section):
     sitemaps: bool = Field(
         True, description="Queue URLs from robots.txt Sitemap: lines (or /sitemap.xml)."
     )
+    sitemap_max_files: int = Field(
+        100, ge=1, description="Sitemap files read per host, sitemap indexes included."
+    )
     obey_noindex: bool = Field(
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
@@ -103,13 +114,21 @@ class FetchSettings(_Section):
     retry_after_cap: float = Field(300.0, ge=0, description="Longest Retry-After honoured (s).")
     crawl_delay_cap: float = Field(30.0, ge=0, description="Longest robots Crawl-delay (s).")
     robots_retry: float = Field(300.0, ge=0, description="Retry a failed robots.txt after (s).")
+    robots_network_retry: float | None = Field(
+        None,
+        ge=0,
+        description="Retry robots.txt of an unreachable host after (s); unset: "
+        "4 × fetch.backoff_base, at most fetch.robots_retry.",
+    )
     max_redirects: int = Field(10, ge=0, description="Redirect hops followed.")
     verify_tls: bool = Field(True, description="Verify TLS certificates.")
     ca_bundle: Path | None = Field(None, description="Extra CA bundle file (PEM).")
     proxy: str | None = Field(None, description="HTTP proxy URL.")
-    headers: dict[str, str] = Field({}, description="Extra request headers.")
-    auth: dict[str, dict[str, SecretStr]] = Field(
-        {}, description='Per-host Basic auth: {"host": {"user": ..., "password": ...}}.'
+    headers: Headers = Field({}, validate_default=True, description="Extra request headers.")
+    auth: Credentials = Field(
+        {},
+        validate_default=True,
+        description='Per-host Basic auth: {"host": {"user": ..., "password": ...}}.',
     )
 
 
@@ -130,6 +149,24 @@ class SolrSettings(_Section):
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
     drain_timeout: float = Field(
         300.0, ge=0, description="At the end, how long to wait for an unavailable Solr (s)."
+    )
+    stop_drain_timeout: float = Field(
+        5.0, ge=0, description="The same when the crawl was asked to stop (s)."
+    )
+    outbox_high_water: int = Field(
+        5000, ge=1, description="Changes waiting in the outbox above which fetching pauses."
+    )
+    backoff_base: float = Field(
+        0.25, gt=0, description="First wait after Solr failed an update; doubles (s)."
+    )
+    backoff_max: float = Field(8.0, gt=0, description="Longest wait between update attempts (s).")
+    configset_dir: Path = Field(
+        Path("solr-config"),
+        description="Our configset, for the local Solr and solr init / update-config "
+        "(relative paths: from the working directory).",
+    )
+    launcher_dir: Path = Field(
+        Path("solr-launcher"), description="Maven project of the local Solr launcher."
     )
     user: str | None = Field(None, description="Basic auth user.")
     password: SecretStr | None = Field(None, description="Basic auth password.")
@@ -158,35 +195,49 @@ class SolrSettings(_Section):
         return tuple(dict.fromkeys(u.rstrip("/") for u in (self.url, *self.urls)))
 
 
+class SiteRule(_Section):
+    """Where the main content is on the pages of one site (one of ``extract.rules``).
+
+    Attributes:
+        url_pattern: regular expression searched (``re.search``) in the page URL.
+        include: CSS selectors (Selectors Level 3 via cssselect) of the main content;
+            empty means "let the heuristics find it" after the exclusions. A single string
+            is one selector.
+        exclude: CSS selectors of furniture to drop before anything else.
+    """
+
+    url_pattern: Regex = Field(min_length=1)
+    include: Selectors = ()
+    exclude: Selectors = ()
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> SiteRule:
+        """Build and validate a rule from a TOML/JSON mapping.
+
+        Raises:
+            ConfigError: an unknown key, a missing ``url_pattern``, a bad regular
+                expression or CSS selector; ``setting`` names the key.
+        """
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise ConfigError(str(err["loc"][0]), err["msg"]) from None
+
+
 class ExtractSettings(_Section):
     """Main-content extraction (``extract.*``)."""
 
     workers: int = Field(0, ge=0, description="Extraction processes; 0 means one per core.")
-    rules: tuple[dict[str, Any], ...] = Field(
+    rules: tuple[SiteRule, ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
-    templates: bool = Field(
-        True, description="Learn each host's template (blocks repeated on its pages) and drop it."
-    )
-    template_share: float = Field(
-        0.3, gt=0, le=1, description="Share of a host's pages a block must be on to be template."
-    )
-    template_min_pages: int = Field(
-        6, ge=2, description="Pages of a host seen before its template is used."
-    )
-    template_settle_pages: int = Field(
-        50,
-        ge=2,
-        description="First pages of a host kept raw, re-extracted at the end of the run.",
-    )
-    raw_store_bytes: int = Field(
-        32 * 1024 * 1024,
-        ge=0,
-        description="Raw pages kept in memory for re-extraction once a template is known.",
-    )
-    explain: bool = Field(
-        True, description="Store why each block of an indexed page was kept or dropped."
-    )
+    templates: bool = Field(True, description="Learn each host's template and drop it.")
+    template_share: float = Field(0.3, gt=0, le=1, description="Share of pages for template.")
+    template_min_pages: int = Field(6, ge=2, description="Pages before a template is used.")
+    template_settle_pages: int = Field(50, ge=2, description="First pages re-extracted.")
+    raw_store_bytes: int = Field(2**25, ge=0, description="Raw page store for re-extraction.")
+    explain: bool = Field(True, description="Store why each block was kept or dropped.")
 
 
 class ReindexSettings(_Section):
@@ -199,11 +250,11 @@ class ReindexSettings(_Section):
 class Settings(_Section):
     """All settings; see the module docstring for precedence."""
 
-    crawl: CrawlSettings = CrawlSettings()
-    fetch: FetchSettings = FetchSettings()
-    solr: SolrSettings = SolrSettings()
-    extract: ExtractSettings = ExtractSettings()
-    reindex: ReindexSettings = ReindexSettings()
+    crawl: CrawlSettings = Field(default_factory=CrawlSettings)
+    fetch: FetchSettings = Field(default_factory=FetchSettings)
+    solr: SolrSettings = Field(default_factory=SolrSettings)
+    extract: ExtractSettings = Field(default_factory=ExtractSettings)
+    reindex: ReindexSettings = Field(default_factory=ReindexSettings)
 
 
 @dataclass(frozen=True)
@@ -271,7 +322,8 @@ def load_settings(
     except ValidationError as exc:
         err = exc.errors()[0]
         dotted = ".".join(str(p) for p in err["loc"][:2])
-        raise ConfigError(dotted, f"{err['msg']} (from {sources.get(dotted, '?')})") from None
+        path = dotted + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"][2:])
+        raise ConfigError(path, f"{err['msg']} (from {sources.get(dotted, '?')})") from None
     return LoadedSettings(settings, sources)
 
 

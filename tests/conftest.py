@@ -4,10 +4,15 @@
 ``http://127.0.0.1:PORT/solr`` and stops the JVM by its pid at session end, also on failure.
 ``solr_core`` (function): empties core ``pages`` (delete ``*:*`` + commit), yields
 ``(base_url, "pages")``. ``free_port`` (function): an unused TCP port on 127.0.0.1.
+
+The tests run in the source checkout: :data:`CONFIGSET_DIR` and :data:`LAUNCHER_DIR` are
+its ``solr-config/`` and ``solr-launcher/``, and the settings ``solr.configset_dir`` /
+``solr.launcher_dir`` point there for commands run as subprocesses from other folders.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 from collections.abc import Iterator
@@ -19,6 +24,11 @@ import requests
 from indexer.solr.launcher import start_solr, stop_solr
 
 SOLR_CORE = "pages"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CONFIGSET_DIR = REPO_ROOT / "solr-config"
+LAUNCHER_DIR = REPO_ROOT / "solr-launcher"
+os.environ.setdefault("INDEXER_SOLR_CONFIGSET_DIR", str(CONFIGSET_DIR))
+os.environ.setdefault("INDEXER_SOLR_LAUNCHER_DIR", str(LAUNCHER_DIR))
 
 
 def _free_port() -> int:
@@ -42,7 +52,13 @@ def solr_base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     home: Path = tmp_path_factory.mktemp("solr-home")
     port = _free_port()
     try:
-        yield start_solr(port=port, solr_home=home, core=SOLR_CORE)
+        yield start_solr(
+            port=port,
+            solr_home=home,
+            core=SOLR_CORE,
+            configset_dir=CONFIGSET_DIR,
+            launcher_dir=LAUNCHER_DIR,
+        )
     finally:
         stop_solr(port, home)
 

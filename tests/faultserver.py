@@ -29,9 +29,8 @@ from pathlib import Path
 
 from aiohttp import web
 
+from indexer import RunStats, run_crawl
 from indexer.crawl.frontier import Frontier
-from indexer.pipeline.crawler import Crawler, CrawlOptions
-from indexer.report import RunStats
 from indexer.settings import load_settings
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -368,7 +367,8 @@ class CrawlRun:
 
 
 async def crawl(seeds: Sequence[str], data_dir: Path, **flags: object) -> CrawlRun:
-    """Crawl ``seeds`` in this process without Solr (documents go to ``data_dir/out.jsonl``).
+    """Crawl ``seeds`` in this process without Solr (documents go to ``data_dir/out.jsonl``),
+    through the public :func:`indexer.run_crawl`.
 
     ``flags`` are settings keys with ``.`` written as ``__`` (``fetch__delay=0.2``); they
     override :data:`FAST`.
@@ -378,8 +378,8 @@ async def crawl(seeds: Sequence[str], data_dir: Path, **flags: object) -> CrawlR
     settings = load_settings(None, values, environ={}).settings
     out = data_dir / "out.jsonl"
     data_dir.mkdir(parents=True, exist_ok=True)
+    stats = await run_crawl(settings, out=out, use_solr=False)
     with Frontier(data_dir) as frontier:
-        stats = await Crawler(settings, frontier, CrawlOptions(out=out, use_solr=False)).run()
         outcomes = {u: (o, r) for u, _h, o, r in frontier.outcomes()}
     docs = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     return CrawlRun(stats, outcomes, docs)

@@ -14,7 +14,7 @@ import requests
 
 import indexer.cli
 from indexer.cli import solr_cmd
-from indexer.solr.launcher import DEFAULT_CONFIGSET_DIR
+from tests.conftest import CONFIGSET_DIR
 
 Main = Callable[[Sequence[str]], int]
 
@@ -64,7 +64,7 @@ def content_tokens(
 
 def configset_with_stopword(target: Path, word: str) -> Path:
     """A copy of the bundled configset at ``target`` whose Japanese stop words add ``word``."""
-    shutil.copytree(DEFAULT_CONFIGSET_DIR, target)
+    shutil.copytree(CONFIGSET_DIR, target)
     with (target / "lang" / "stopwords_ja.txt").open("a", encoding="utf-8") as out:
         out.write(f"{word}\n")
     return target

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from indexer.solr.launcher import DEFAULT_CONFIGSET_DIR, DEFAULT_LAUNCHER_DIR, REPO_ROOT
+from tests.conftest import CONFIGSET_DIR, LAUNCHER_DIR, REPO_ROOT
 
 
 def compose() -> dict[str, Any]:
@@ -17,7 +17,7 @@ def compose() -> dict[str, Any]:
 
 
 def launcher_solr_version() -> str:
-    pom = (DEFAULT_LAUNCHER_DIR / "pom.xml").read_text(encoding="utf-8")
+    pom = (LAUNCHER_DIR / "pom.xml").read_text(encoding="utf-8")
     match = re.search(r"<solr\.version>([^<]+)</solr\.version>", pom)
     assert match is not None, "solr.version missing from solr-launcher/pom.xml"
     return match.group(1)
@@ -43,7 +43,7 @@ def test_solr_image_matches_launcher_version() -> None:
 def test_configset_is_mounted_and_precreated_as_pages() -> None:
     solr = compose()["services"]["solr"]
     host, container = configset_mount(solr)
-    assert host == DEFAULT_CONFIGSET_DIR.resolve()
+    assert host == CONFIGSET_DIR.resolve()
     assert (host / "schema.xml").is_file()
     # solr-precreate copies the given configset dir, which must hold conf/.
     assert container.name == "conf"
@@ -51,7 +51,7 @@ def test_configset_is_mounted_and_precreated_as_pages() -> None:
 
 
 def test_icu_module_enabled_when_schema_uses_icu() -> None:
-    schema = (DEFAULT_CONFIGSET_DIR / "schema.xml").read_text(encoding="utf-8")
+    schema = (CONFIGSET_DIR / "schema.xml").read_text(encoding="utf-8")
     modules = compose()["services"]["solr"]["environment"].get("SOLR_MODULES", "")
     uses_icu = re.search(r'name="icu\w*"', schema) is not None
     assert uses_icu == ("analysis-extras" in modules.split(","))

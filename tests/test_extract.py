@@ -92,7 +92,9 @@ def test_title_heading_leads_the_text_and_headings_are_listed() -> None:
 
 
 def test_site_rule_include_and_exclude() -> None:
-    rule = SiteRule(r"^http://intra\.example/dept/", ("div.recent",), ("h2",))
+    rule = SiteRule(
+        url_pattern=r"^http://intra\.example/dept/", include=("div.recent",), exclude=("h2",)
+    )
     doc = _doc("entry_with_excerpts.html", rules=[rule])
     assert doc.extractor == "rules"
     assert "社員食堂の新メニュー" in doc.text
@@ -101,7 +103,7 @@ def test_site_rule_include_and_exclude() -> None:
 
 
 def test_site_rule_for_another_site_is_ignored() -> None:
-    rule = SiteRule(r"^http://other\.example/", ("div.recent",))
+    rule = SiteRule(url_pattern=r"^http://other\.example/", include=("div.recent",))
     doc = _doc("entry_with_excerpts.html", rules=[rule])
     assert doc.extractor != "rules"
     assert "健康診断" in doc.text

@@ -27,7 +27,7 @@ def test_prints_one_line_per_file_in_order(
     assert [line["file"] for line in lines] == [str(first), str(missing), str(empty)]
     assert lines[0]["text"] == "①シフトJISの本文です。"
     assert lines[0]["title"] == "題名"
-    assert lines[0]["outlinks"] == ["http://h.example/x?q=%93%FA%96%7B"]
+    assert lines[0]["outlinks"] == ["http://h.example/x?q=%93%FA%96{"]
     assert lines[0]["robots"] == []
     assert "error" in lines[1] and "error" in lines[2]
 

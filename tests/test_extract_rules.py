@@ -13,7 +13,9 @@ def test_from_mapping_builds_a_rule() -> None:
     rule = SiteRule.from_mapping(
         {"url_pattern": r"^https?://wiki\.", "include": ["div#body"], "exclude": ".ad"}
     )
-    assert rule == SiteRule(r"^https?://wiki\.", ("div#body",), (".ad",))
+    assert rule == SiteRule(
+        url_pattern=r"^https?://wiki\.", include=("div#body",), exclude=(".ad",)
+    )
 
 
 @pytest.mark.parametrize(
@@ -33,7 +35,10 @@ def test_from_mapping_names_the_bad_key(data: dict[str, object], setting: str) -
 
 
 def test_first_matching_rule_wins() -> None:
-    rules = [SiteRule(r"//a\.example/", ("p",)), SiteRule(r"example", ("div",))]
+    rules = [
+        SiteRule(url_pattern=r"//a\.example/", include=("p",)),
+        SiteRule(url_pattern=r"example", include=("div",)),
+    ]
     assert matching_rule("http://a.example/x", rules) is rules[0]
     assert matching_rule("http://b.example/x", rules) is rules[1]
     assert matching_rule("http://c.test/", rules) is None

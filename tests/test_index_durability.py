@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -83,6 +84,36 @@ def _crawl_cmd(base: str, data: Path, site: str, *extra: str) -> list[str]:
     ]
 
 
+class _StderrLines:
+    """Reads a child's stderr in a thread so that a test can wait for a line."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        assert proc.stderr is not None
+        self._stream = proc.stderr
+        self._lines: list[str] = []
+        self._changed = threading.Condition()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        for line in self._stream:
+            with self._changed:
+                self._lines.append(line)
+                self._changed.notify_all()
+
+    def wait_for(self, text: str, timeout: float) -> bool:
+        """Whether a line containing ``text`` arrived within ``timeout`` seconds."""
+        with self._changed:
+            return self._changed.wait_for(lambda: any(text in x for x in self._lines), timeout)
+
+    def join(self) -> None:
+        self._thread.join(timeout=30)
+
+    def text(self) -> str:
+        with self._changed:
+            return "".join(self._lines)
+
+
 def test_solr_down_mid_crawl_loses_nothing(tmp_path: Path) -> None:
     port, home = _free_port(), tmp_path / "solr"
     base = start_solr(port=port, solr_home=home)
@@ -99,19 +130,22 @@ def test_solr_down_mid_crawl_loses_nothing(tmp_path: Path) -> None:
                 stderr=subprocess.PIPE,
                 text=True,
             )
+            lines = _StderrLines(crawl)
             try:
                 deadline = time.monotonic() + 60
                 while not _ids(base, "pages") and time.monotonic() < deadline:
                     time.sleep(0.2)
                 stop_solr(port, home)
-                time.sleep(4)
+                # the crawler noticed: its index stage waits for Solr (and retries)
+                assert lines.wait_for("Solr unavailable", timeout=60), lines.text()
                 assert crawl.poll() is None, "the crawl failed while Solr was down"
                 start_solr(port=port, solr_home=home)
-                _, err = crawl.communicate(timeout=180)
+                crawl.wait(timeout=180)
             finally:
                 if crawl.poll() is None:
                     crawl.kill()
-            assert crawl.returncode == 0, err
+                lines.join()
+            assert crawl.returncode == 0, lines.text()
         ids = _ids(base, "pages")
         assert len(ids) == len(set(ids)) == PAGES + 1
     finally:

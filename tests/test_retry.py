@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import email.utils
 
-from indexer.crawl.retry import RetryPolicy, decide, parse_retry_after
+from indexer.crawl.retry import Decision, RetryPolicy, decide, parse_retry_after
+from indexer.outcomes import Outcome
+from indexer.settings import FetchSettings
 
 POLICY = RetryPolicy(max_attempts=3, backoff_base=1.0, backoff_max=10.0, retry_after_cap=60)
+
+
+def test_policy_is_built_from_the_fetch_settings() -> None:
+    fetch = FetchSettings(max_attempts=5, backoff_base=0.5, backoff_max=7.0, retry_after_cap=9.0)
+    assert RetryPolicy.from_settings(fetch) == RetryPolicy(5, 0.5, 7.0, 9.0)
 
 
 def test_backoff_grows_and_gives_up() -> None:
     first, second = decide(1, None, POLICY), decide(2, None, POLICY)
     assert first.delay is not None and 1.0 <= first.delay <= 2.0
     assert second.delay is not None and 2.0 <= second.delay <= 3.0
-    assert decide(3, None, POLICY) == decide(3, None, POLICY)
-    assert decide(3, None, POLICY).outcome == "retries-exhausted"
+    assert decide(3, None, POLICY) == Decision(None, Outcome.RETRIES_EXHAUSTED)
+    assert decide(4, None, POLICY) == Decision(None, Outcome.RETRIES_EXHAUSTED)
 
 
 def test_retry_after_honoured_up_to_cap() -> None:
@@ -33,6 +40,6 @@ def test_parse_retry_after() -> None:
 
 
 def test_single_attempt_gives_the_failure_itself() -> None:
-    once = RetryPolicy(max_attempts=1)
-    assert decide(1, None, once) == decide(1, None, once)
-    assert decide(1, None, once).delay is None and decide(1, None, once).outcome == ""
+    once = RetryPolicy.from_settings(FetchSettings(max_attempts=1))
+    assert decide(1, None, once) == Decision(None, None)  # the caller records the failure
+    assert decide(1, 7.0, once) == Decision(None, None)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from indexer.errors import ConfigError
-from indexer.settings import env_name, load_settings, setting_keys
+from indexer.settings import SiteRule, env_name, load_settings, setting_keys
 
 
 def test_precedence_and_sources(tmp_path: Path) -> None:
@@ -107,3 +107,43 @@ def test_config_show_masks_url_credentials() -> None:
     ]:
         loaded = load_settings(None, {"fetch.proxy": raw}, {})
         assert {r["key"]: r["value"] for r in describe(loaded)}["fetch.proxy"] == masked
+
+
+@pytest.mark.parametrize(
+    ("flags", "setting"),
+    [
+        ({"crawl.include": ("^https://a/", "(")}, "crawl.include[1]"),
+        ({"crawl.exclude": ("[",)}, "crawl.exclude[0]"),
+        ({"extract.rules": ({"url_pattern": "("},)}, "extract.rules[0].url_pattern"),
+        (
+            {"extract.rules": ({"url_pattern": "x"}, {"include": "p"})},
+            "extract.rules[1].url_pattern",
+        ),
+        (
+            {"extract.rules": ({"url_pattern": "x", "include": ["p[["]},)},
+            "extract.rules[0].include[0]",
+        ),
+        ({"extract.rules": ({"url_pattern": "x", "inculde": "p"},)}, "extract.rules[0].inculde"),
+    ],
+)
+def test_regexes_and_site_rules_are_validated_at_load(
+    flags: dict[str, object], setting: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_settings(None, flags, {})
+    assert info.value.setting == setting
+
+
+def test_site_rules_load_as_rules() -> None:
+    rules = ({"url_pattern": r"^http://a\.jp/", "include": "div#main"},)
+    loaded = load_settings(None, {"extract.rules": rules}, {}).settings.extract.rules
+    assert loaded == (SiteRule(url_pattern=r"^http://a\.jp/", include=("div#main",)),)
+
+
+def test_frozen_settings_have_no_mutable_tables() -> None:
+    env = {"INDEXER_FETCH_HEADERS": '{"X-Team": "search"}'}
+    fetch = load_settings(None, {}, env).settings.fetch
+    assert fetch.headers["X-Team"] == "search"
+    with pytest.raises(TypeError):
+        fetch.headers["X-Team"] = "other"  # type: ignore[index]
+    assert fetch.model_dump(mode="json")["headers"] == {"X-Team": "search"}

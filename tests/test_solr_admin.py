@@ -23,16 +23,16 @@ from indexer.errors import (
 from indexer.settings import SolrSettings, load_settings
 from indexer.solr.cloud import configset_zip
 from indexer.solr.connection import SolrConnection
-from indexer.solr.launcher import DEFAULT_CONFIGSET_DIR
+from tests.conftest import CONFIGSET_DIR
 
 SECRET = "s3cret-value"
 
 
 def test_configset_zip_has_solrconfig_at_its_root_and_folder_entries() -> None:
-    names = zipfile.ZipFile(io.BytesIO(configset_zip(DEFAULT_CONFIGSET_DIR))).namelist()
+    names = zipfile.ZipFile(io.BytesIO(configset_zip(CONFIGSET_DIR))).namelist()
     files = {
-        p.relative_to(DEFAULT_CONFIGSET_DIR).as_posix()
-        for p in DEFAULT_CONFIGSET_DIR.rglob("*")
+        p.relative_to(CONFIGSET_DIR).as_posix()
+        for p in CONFIGSET_DIR.rglob("*")
         if p.is_file() and p.name != "README.md"
     }
     assert "solrconfig.xml" in names and "README.md" not in names

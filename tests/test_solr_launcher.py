@@ -17,13 +17,8 @@ import requests
 import indexer.cli
 from indexer.cli import solr_cmd
 from indexer.errors import SolrLaunchError
-from indexer.solr.launcher import (
-    DEFAULT_CONFIGSET_DIR,
-    DEFAULT_LAUNCHER_DIR,
-    pid_file,
-    start_solr,
-    stop_solr,
-)
+from indexer.solr.launcher import pid_file, start_solr, stop_solr
+from tests.conftest import CONFIGSET_DIR, LAUNCHER_DIR
 
 pytestmark = pytest.mark.solr
 
@@ -44,7 +39,7 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Main:
 
 
 def pom_solr_version() -> str:
-    match = re.search(r"<solr.version>([^<]+)<", (DEFAULT_LAUNCHER_DIR / "pom.xml").read_text())
+    match = re.search(r"<solr.version>([^<]+)<", (LAUNCHER_DIR / "pom.xml").read_text())
     assert match is not None
     return match.group(1)
 
@@ -110,7 +105,7 @@ def test_port_held_by_another_process_exits_1(
 def configset_with_userdict(tmp_path: Path, entries: str) -> Path:
     """A copy of the bundled configset whose user dictionary holds ``entries``."""
     conf = tmp_path / "conf"
-    shutil.copytree(DEFAULT_CONFIGSET_DIR, conf)
+    shutil.copytree(CONFIGSET_DIR, conf)
     with (conf / "userdict_ja.txt").open("a", encoding="utf-8") as out:
         out.write(entries)
     return conf

@@ -6,8 +6,10 @@ import re
 
 import pytest
 
-from indexer.crawl.urls import Scope, host_of, looks_like_trap, normalize_url, site_of
+from indexer.crawl.scope import Scope, looks_like_trap
+from indexer.crawl.urls import host_of, normalize_url, site_of
 from indexer.errors import InvalidURLError
+from indexer.outcomes import Outcome
 
 
 @pytest.mark.parametrize(
@@ -59,3 +61,12 @@ def test_traps_and_scope() -> None:
     scope = Scope({"a.jp"}, exclude=[re.compile(r"\.pdf$")])
     assert scope.allows("https://www.a.jp/x") and scope.allows("http://a.jp/y")
     assert not scope.allows("http://b.jp/") and not scope.allows("http://a.jp/f.pdf")
+
+
+def test_invalid_url_errors_carry_their_outcome() -> None:
+    with pytest.raises(InvalidURLError) as too_long:
+        normalize_url("http://a.jp/" + "x" * 100, max_length=64)
+    assert too_long.value.outcome == Outcome.TRAP
+    with pytest.raises(InvalidURLError) as not_http:
+        normalize_url("mailto:someone@a.jp")
+    assert not_http.value.outcome == Outcome.INVALID_URL

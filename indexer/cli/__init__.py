@@ -4,8 +4,10 @@ Each command lives in its own module under ``indexer.cli`` and exposes two funct
 ``add_parser(subparsers) -> None`` registers its sub-parser, and the sub-parser sets
 ``func=run`` where ``run(args: argparse.Namespace) -> int`` returns the exit code.
 
-Exit codes used throughout: 0 success, 1 runtime failure, 2 bad usage or configuration
-(the message names the setting), 3 refused by a safety guard.
+Exit codes (:class:`indexer.cli.options.ExitCode`): 0 success, 1 runtime failure, 2 bad
+usage, configuration or state file (the message names the setting or the file), 3 refused
+by a safety guard, 130 interrupted. :func:`main` is the only place that maps errors to
+exit codes; the commands raise.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from indexer.errors import ConfigError, IndexerError
+from indexer.cli.options import ExitCode
+from indexer.errors import ConfigError, IndexerError, StateError
 
 
 def _command_modules() -> list[ModuleType]:
@@ -68,20 +71,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
     except ConfigError as exc:
         print(f"indexer: configuration error: {exc}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE
+    except StateError as exc:
+        print(f"indexer: {exc}", file=sys.stderr)
+        return ExitCode.USAGE
     except IndexerError as exc:
         print(f"indexer: {exc}", file=sys.stderr)
-        return 1
+        return ExitCode.FAILURE
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         sys.stderr.close()
-        return 0
+        return ExitCode.OK
     except OSError as exc:  # a file or port the user named: say which, no traceback
         target = exc.filename or ""
         print(f"indexer: {exc.strerror or exc}{f': {target}' if target else ''}", file=sys.stderr)
-        return 1
+        return ExitCode.FAILURE
     except KeyboardInterrupt:
         print("indexer: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED
     return code
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from indexer.cli.common import add_common, load_from_args
+from indexer.cli.options import add_common, load_from_args
 from indexer.settings import describe
 
 

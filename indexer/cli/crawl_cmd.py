@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from indexer.cli.common import add_common, configure_logging, load_from_args
+from indexer.cli.options import (
+    ExitCode,
+    add_common,
+    add_solr_target,
+    configure_logging,
+    load_from_args,
+    solr_flags,
+)
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier import Frontier
 from indexer.errors import ConfigError
@@ -22,9 +29,6 @@ log = logging.getLogger("indexer")
 
 #: CLI flag destination → settings key.
 FLAG_KEYS = {
-    "solr": "solr.url",
-    "core": "solr.core",
-    "collection": "solr.collection",
     "delay": "fetch.delay",
     "per_host": "fetch.per_host",
     "concurrency": "fetch.concurrency",
@@ -51,9 +55,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("seeds", nargs="*", metavar="SEED_URL", help="start URLs")
     add_common(p)
-    p.add_argument("--solr", help="Solr base URL (solr.url)")
-    p.add_argument("--core", help="core or collection (solr.core)")
-    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+    add_solr_target(p)
     p.add_argument("--out", type=Path, help="also write each document as a JSON line here")
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--per-host", type=int, help="requests in flight per host (fetch.per_host)")
@@ -83,14 +85,11 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-EXIT_INTERRUPTED = 130
-
-
 def run(args: argparse.Namespace) -> int:
     """Run the crawl; exit 0 when it ran to its end (failed pages are reported), 130 when
     it was stopped by SIGINT or SIGTERM (``--resume`` continues it)."""
     configure_logging(args.verbose, args.quiet)
-    flags = {key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}
+    flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
         flags["crawl.seeds"] = tuple(args.seeds)
     loaded = load_from_args(args, flags)
@@ -108,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         with display:
             stats = asyncio.run(_run_with_signals(crawler, options))
     _report(stats, args, interrupted=options.stop.is_set())
-    return EXIT_INTERRUPTED if options.stop.is_set() else 0
+    return ExitCode.INTERRUPTED if options.stop.is_set() else ExitCode.OK
 
 
 async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:

@@ -8,12 +8,12 @@ from typing import Any
 
 from yarl import URL
 
-from indexer.cli.common import add_common, load_from_args
+from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import ConfigError, InvalidURLError
 from indexer.index.writer import SolrWriter
-from indexer.solr.search import count
+from indexer.solr.search import count, term_query
 
 
 def add_parser(sub: Any) -> None:
@@ -25,18 +25,14 @@ def add_parser(sub: Any) -> None:
     target.add_argument("--url", help="the page's URL (its document id)")
     target.add_argument("--host", help="every document of this host (host[:port])")
     add_common(p)
-    p.add_argument("--solr", help="Solr base URL (solr.url)")
-    p.add_argument("--core", help="core or collection (solr.core)")
-    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+    add_solr_target(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged),
     2 for a URL or host that cannot be read."""
-    settings = load_from_args(
-        args, {"solr.url": args.solr, "solr.core": args.core, "solr.collection": args.collection}
-    ).settings
+    settings = load_from_args(args, solr_flags(args)).settings
     writer = SolrWriter(settings.solr)
     with Frontier(settings.crawl.data_dir) as frontier:
         if args.url:
@@ -44,14 +40,14 @@ def run(args: argparse.Namespace) -> int:
                 doc_id = normalize_url(args.url, settings.crawl.strip_params)
             except InvalidURLError as exc:
                 raise ConfigError("--url", str(exc)) from None
-            found = count(settings.solr, f'id:"{_escape(doc_id)}"')
+            found = count(settings.solr, term_query("id", doc_id))
             writer.update([], [doc_id])
             writer.commit()
             forgotten = frontier.forget([doc_id])
         else:
             host = _host_argument(args.host)
-            found = count(settings.solr, f'host:"{_escape(host)}"')
-            writer.delete_query(f'host:"{_escape(host)}"')
+            found = count(settings.solr, term_query("host", host))
+            writer.delete_query(term_query("host", host))
             forgotten = frontier.forget_host(host)
     print(
         f"deleted {found} document(s) from the index; {forgotten} URL(s) forgotten in the frontier",
@@ -75,7 +71,3 @@ def _host_argument(value: str) -> str:
             raise ConfigError("--host", "give a host or a site's root URL (--url deletes a page)")
         return host_of(url)
     return text.strip("/").lower()
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from indexer.cli.common import configure_logging
+from indexer.cli.options import configure_logging
 from indexer.crawl.frontier import Frontier
 from indexer.demo import SAMPLE_SITE
 from indexer.demo.sitehost import SiteHost
@@ -52,7 +52,13 @@ def run(args: argparse.Namespace) -> int:
     configure_logging(0, args.quiet)
     _check_port_free(args.site_port)
     print("starting Solr (the first start builds the launcher with Maven)…", file=sys.stderr)
-    solr_url = start_solr(args.port, args.solr_home)
+    solr = load_settings().settings.solr
+    solr_url = start_solr(
+        args.port,
+        args.solr_home,
+        configset_dir=solr.configset_dir,
+        launcher_dir=solr.launcher_dir,
+    )
     print(f"Solr: {solr_url}", file=sys.stderr)
     stats = asyncio.run(_crawl_sample_site(solr_url, args.data_dir, args.site_port))
     print(format_summary(stats.summary()), file=sys.stderr)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.encoding import decode_body
+from indexer.errors import ConfigError
 
 
 def add_parser(sub: Any) -> None:
@@ -30,12 +31,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the decode of ``args.file``; 0 always (binary too), 2 if it cannot be read."""
+    """Print the decode of ``args.file``; 0 always (binary too).
+
+    Raises:
+        ConfigError: the file cannot be read (exit 2, a usage error).
+    """
     try:
         body = args.file.read_bytes()
     except OSError as exc:
-        print(f"indexer detect: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        raise ConfigError("FILE", f"cannot read {args.file}: {exc.strerror or exc}") from None
     decoded = decode_body(body, args.content_type)
     if args.text:
         sys.stdout.buffer.write(decoded.text.encode("utf-8", "replace"))

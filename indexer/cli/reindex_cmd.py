@@ -8,11 +8,16 @@ import json
 import sys
 from typing import Any
 
-from indexer.cli.common import add_common, configure_logging, load_from_args
+from indexer.cli.options import (
+    ExitCode,
+    add_common,
+    add_solr_target,
+    configure_logging,
+    load_from_args,
+    solr_flags,
+)
 from indexer.pipeline.reindex import reindex
 from indexer.report import format_summary
-
-EXIT_GUARD = 3
 
 
 def add_parser(sub: Any) -> None:
@@ -25,9 +30,7 @@ def add_parser(sub: Any) -> None:
         "guard refuses (nothing deleted).",
     )
     add_common(p)
-    p.add_argument("--solr", help="Solr base URL (solr.url)")
-    p.add_argument("--core", help="core or collection (solr.core)")
-    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+    add_solr_target(p)
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
     p.add_argument(
@@ -41,12 +44,7 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the job; exit 0, or 3 when the guard refused the deletions."""
     configure_logging(args.verbose, args.quiet or args.dry_run)
-    flags = {
-        "solr.url": args.solr,
-        "solr.core": args.core,
-        "solr.collection": args.collection,
-        "fetch.delay": args.delay,
-    }
+    flags = {**solr_flags(args), "fetch.delay": args.delay}
     settings = load_from_args(args, flags).settings
 
     def print_change(action: str, doc_id: str) -> None:
@@ -73,5 +71,5 @@ def run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     if result.refused and not args.force:
-        return EXIT_GUARD
-    return 0
+        return ExitCode.GUARD
+    return ExitCode.OK

@@ -7,8 +7,8 @@ import contextlib
 import sys
 from typing import Any
 
-from indexer.cli.common import add_common, load_from_args
-from indexer.crawl.frontier import FrontierView
+from indexer.cli.options import add_common, load_from_args
+from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.urls import normalize_url
 from indexer.errors import ConfigError, InvalidURLError
 from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
@@ -38,18 +38,17 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the report; exit 1 when the data directory holds no crawl."""
+    """Print the report.
+
+    Raises:
+        FileNotFoundError: the data directory holds no crawl (exit 1).
+    """
     if args.outcome and not args.urls:
         raise ConfigError("--outcome", "only with --urls")
     if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
         raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
     settings = load_from_args(args, {}).settings
-    try:
-        view = FrontierView(settings.crawl.data_dir)
-    except FileNotFoundError as exc:
-        print(f"indexer: {exc}", file=sys.stderr)
-        return 1
-    with view:
+    with FrontierView(settings.crawl.data_dir) as view:
         if args.explain:
             return _explain(view, args.explain)
         if args.urls:
@@ -70,10 +69,7 @@ def _explain(view: FrontierView, url: str) -> int:
         with contextlib.suppress(InvalidURLError):
             lines = view.extract_state.explanation(normalize_url(url))
     if lines is None:
-        print(
-            f"indexer: no explanation stored for {url} (not indexed in this crawl?)",
-            file=sys.stderr,
-        )
+        print(f"indexer: no explanation stored for {url} (not indexed?)", file=sys.stderr)
         return 1
     print(lines)
     return 0

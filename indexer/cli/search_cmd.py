@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from indexer.cli.common import add_common, load_from_args
+from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
 from indexer.solr.search import search
 
 
@@ -16,9 +16,7 @@ def add_parser(sub: Any) -> None:
     p: argparse.ArgumentParser = sub.add_parser("search", help="search the index")
     p.add_argument("query", metavar="QUERY")
     add_common(p)
-    p.add_argument("--solr", help="Solr base URL (solr.url)")
-    p.add_argument("--core", help="core or collection (solr.core)")
-    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+    add_solr_target(p)
     p.add_argument("--rows", type=int, default=10, help="hits to show (default 10)")
     p.add_argument("--json", action="store_true", help="print the hits as one JSON object")
     p.set_defaults(func=run)
@@ -26,9 +24,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the top hits; exit 1 when Solr cannot be asked."""
-    settings = load_from_args(
-        args, {"solr.url": args.solr, "solr.core": args.core, "solr.collection": args.collection}
-    ).settings
+    settings = load_from_args(args, solr_flags(args)).settings
     result = search(settings.solr, args.query, rows=args.rows)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))

@@ -13,14 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from indexer.errors import SolrError
 from indexer.settings import SolrSettings, load_settings
 from indexer.solr.admin import init_core, solr_status, update_core_config
 from indexer.solr.cloud import collection_status, init_collection, update_collection_config
 from indexer.solr.connection import SolrConnection
 from indexer.solr.launcher import (
     CONFIGSET_NAME,
-    DEFAULT_CONFIGSET_DIR,
     DEFAULT_SOLR_HOME,
     CloudOptions,
     pid_file,
@@ -66,7 +64,7 @@ def _add_start(actions: Any) -> None:
     _add_local_args(start)
     start.add_argument("--core", default=CONFIGSET_NAME, help="core (default %(default)s)")
     start.add_argument(
-        "--configset", type=Path, default=None, help="configset dir (default: solr-config/)"
+        "--configset", type=Path, default=None, help="configset dir (default: solr.configset_dir)"
     )
     start.add_argument("--timeout", type=float, default=180, help="seconds (default 180)")
     start.add_argument("--cloud", action="store_true", help="SolrCloud with embedded ZooKeeper")
@@ -99,8 +97,8 @@ def _add_configset_dir(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--configset-dir",
         type=Path,
-        default=DEFAULT_CONFIGSET_DIR,
-        help="configset files to push (default: solr-config/)",
+        default=None,
+        help="configset files to push (default: solr.configset_dir)",
     )
 
 
@@ -147,8 +145,9 @@ def run_start(args: argparse.Namespace) -> int:
             port,
             node_home(args.solr_home, port, args.cloud),
             args.core,
-            args.configset,
+            args.configset or cfg.configset_dir,
             args.timeout,
+            launcher_dir=cfg.launcher_dir,
             heap=args.heap,
             cloud=cloud,
             security_json=args.security_json,
@@ -174,17 +173,17 @@ def run_stop(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     """Print a core's (``url, core, numDocs, solr_version``) or a collection's status (its
-    shards and replicas with their state) as JSON; exit 1 if Solr is down."""
+    shards and replicas with their state) as JSON.
+
+    Raises:
+        SolrError: Solr is down or refuses (exit 1).
+    """
     cfg = _solr_settings(args)
     conn = SolrConnection.from_settings(cfg, args.solr)
-    try:
-        if args.collection:
-            status = collection_status(conn, args.collection)
-        else:
-            status = solr_status(conn.base_url, args.core or cfg.core, auth=conn.auth)
-    except SolrError as exc:
-        print(f"indexer: {exc}", file=sys.stderr)
-        return 1
+    if args.collection:
+        status = collection_status(conn, args.collection)
+    else:
+        status = solr_status(conn.base_url, args.core or cfg.core, auth=conn.auth)
     print(json.dumps(status, ensure_ascii=False))
     return 0
 
@@ -194,12 +193,13 @@ def run_init(args: argparse.Namespace) -> int:
 
     Exit 0 when created or already there (reported, left alone); 1 with Solr's message.
     """
-    conn = SolrConnection.from_settings(_solr_settings(args), args.solr)
+    cfg = _solr_settings(args)
+    conn = SolrConnection.from_settings(cfg, args.solr)
     if args.collection:
         result = init_collection(
             conn,
             args.collection,
-            args.configset_dir,
+            args.configset_dir or cfg.configset_dir,
             shards=args.shards,
             replicas=args.replicas,
             configset=args.configset,
@@ -213,11 +213,13 @@ def run_init(args: argparse.Namespace) -> int:
 def run_update_config(args: argparse.Namespace) -> int:
     """Push ``--configset-dir`` to the live core or collection and reload it; exit 1 on
     failure with Solr's message (the old configuration then stays live)."""
-    conn = SolrConnection.from_settings(_solr_settings(args), args.solr)
+    cfg = _solr_settings(args)
+    conn = SolrConnection.from_settings(cfg, args.solr)
+    configset = args.configset_dir or cfg.configset_dir
     if args.collection:
-        print(update_collection_config(conn, args.collection, args.configset_dir))
+        print(update_collection_config(conn, args.collection, configset))
     else:
-        print(update_core_config(conn, args.core, args.configset_dir, reload_only=args.reload_only))
+        print(update_core_config(conn, args.core, configset, reload_only=args.reload_only))
     return 0
 
 

@@ -31,6 +31,7 @@ from indexer.errors import (
     RetryableFetchError,
 )
 from indexer.models import FetchResult
+from indexer.outcomes import Outcome, http_outcome
 from indexer.settings import FetchSettings
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -49,6 +50,17 @@ class Validators:
     last_modified: str | None = None
 
 
+def _tls(cfg: FetchSettings) -> ssl.SSLContext | bool:
+    """TLS for the session: False without verification, else the default context plus
+    ``fetch.ca_bundle``."""
+    if not cfg.verify_tls:
+        return False
+    context = ssl.create_default_context()
+    if cfg.ca_bundle:
+        context.load_verify_locations(cafile=str(cfg.ca_bundle))
+    return context
+
+
 def build_session(
     cfg: FetchSettings, on_request_sent: Callable[[str], None] | None = None
 ) -> aiohttp.ClientSession:
@@ -63,15 +75,8 @@ def build_session(
             headers are written, so that politeness can space requests from when they
             really left, not from when they were scheduled.
     """
-    ssl_ctx: ssl.SSLContext | bool
-    if not cfg.verify_tls:
-        ssl_ctx = False
-    else:
-        ssl_ctx = ssl.create_default_context()
-        if cfg.ca_bundle:
-            ssl_ctx.load_verify_locations(cafile=str(cfg.ca_bundle))
     connector = aiohttp.TCPConnector(
-        limit=cfg.concurrency, limit_per_host=max(cfg.per_host, 2), ssl=ssl_ctx
+        limit=cfg.concurrency, limit_per_host=max(cfg.per_host, 2), ssl=_tls(cfg)
     )
     timeout = aiohttp.ClientTimeout(
         total=cfg.timeout, connect=cfg.connect_timeout, sock_read=cfg.timeout
@@ -195,12 +200,12 @@ class Fetcher:
                 return result
             target = result
             if target in seen:
-                raise PermanentFetchError(url, "redirect-error", f"redirect loop at {target}")
+                raise PermanentFetchError(url, Outcome.REDIRECT_ERROR, f"redirect loop at {target}")
             seen.add(target)
             await check_hop(target)
             current = target
         raise PermanentFetchError(
-            url, "redirect-error", f"more than {self._cfg.max_redirects} redirects"
+            url, Outcome.REDIRECT_ERROR, f"more than {self._cfg.max_redirects} redirects"
         )
 
     async def _one(self, first: str, url: str, validators: Validators) -> FetchResult | str:
@@ -239,12 +244,14 @@ class Fetcher:
     def _redirect_target(self, url: str, resp: aiohttp.ClientResponse) -> str:
         location = resp.headers.get("Location")
         if not location:
-            raise PermanentFetchError(url, "redirect-error", f"{resp.status} without Location")
+            raise PermanentFetchError(
+                url, Outcome.REDIRECT_ERROR, f"{resp.status} without Location"
+            )
         try:
             return normalize_url(str(URL(url).join(URL(location))), self._strip_params)
         except (InvalidURLError, ValueError) as exc:
             raise PermanentFetchError(
-                url, "redirect-error", f"bad redirect target: {exc}"
+                url, Outcome.REDIRECT_ERROR, f"bad redirect target: {exc}"
             ) from None
 
     def _check_status(self, url: str, resp: aiohttp.ClientResponse) -> None:
@@ -254,15 +261,15 @@ class Fetcher:
         reason = f"HTTP {status} {resp.reason or ''}".strip()
         if status in RETRYABLE_STATUS:
             retry_after = parse_retry_after(resp.headers.get("Retry-After"))
-            raise RetryableFetchError(url, f"http-{status}", reason, retry_after)
-        raise PermanentFetchError(url, f"http-{status}", reason)
+            raise RetryableFetchError(url, http_outcome(status), reason, retry_after)
+        raise PermanentFetchError(url, http_outcome(status), reason)
 
     def _check_type(self, url: str, content_type: str | None) -> None:
         if not content_type:
             return  # no header: decide from the bytes later
         media = content_type.split(";", 1)[0].strip().lower()
         if media not in self._cfg.content_types:
-            raise PermanentFetchError(url, "wrong-type", f"content type {media}")
+            raise PermanentFetchError(url, Outcome.WRONG_TYPE, f"content type {media}")
 
     async def _read_capped(
         self, url: str, resp: aiohttp.ClientResponse, max_bytes: int, truncate: bool = False
@@ -270,7 +277,9 @@ class Fetcher:
         coding = resp.headers.get("Content-Encoding", "identity").strip().lower()
         declared = resp.content_length
         if declared is not None and declared > max_bytes and coding == "identity" and not truncate:
-            raise PermanentFetchError(url, "too-large", f"Content-Length {declared} > {max_bytes}")
+            raise PermanentFetchError(
+                url, Outcome.TOO_LARGE, f"Content-Length {declared} > {max_bytes}"
+            )
         decoder = _Decoder(url, coding)
         chunks: list[bytes] = []
         size = 0
@@ -281,7 +290,7 @@ class Fetcher:
                 if truncate:
                     chunks.append(chunk[: len(chunk) - (size - max_bytes)])
                     break
-                raise PermanentFetchError(url, "too-large", f"body over {max_bytes} bytes")
+                raise PermanentFetchError(url, Outcome.TOO_LARGE, f"body over {max_bytes} bytes")
             chunks.append(chunk)
         else:
             decoder.finish()
@@ -311,7 +320,7 @@ class _Decoder:
         elif coding == "deflate":
             self._zlib = None  # chosen on the first bytes
         elif coding != "identity":
-            raise PermanentFetchError(url, "wrong-type", f"content coding {coding[:40]}")
+            raise PermanentFetchError(url, Outcome.WRONG_TYPE, f"content coding {coding[:40]}")
 
     def feed(self, data: bytes, room: int) -> bytes:
         """Decoded bytes of ``data``; at most ``room + 1`` of them (enough to see the cap)."""
@@ -326,7 +335,7 @@ class _Decoder:
             return self._zlib.decompress(data, max(room, 0) + 1)
         except zlib.error as exc:
             raise PermanentFetchError(
-                self._url, "bad-response", f"corrupt {self._coding} body: {exc}"[:200]
+                self._url, Outcome.BAD_RESPONSE, f"corrupt {self._coding} body: {exc}"[:200]
             ) from None
 
     def finish(self) -> None:
@@ -336,7 +345,9 @@ class _Decoder:
             PermanentFetchError: ``bad-response`` for a truncated compressed stream.
         """
         if self._zlib is not None and not self._zlib.eof:
-            raise PermanentFetchError(self._url, "bad-response", f"truncated {self._coding} body")
+            raise PermanentFetchError(
+                self._url, Outcome.BAD_RESPONSE, f"truncated {self._coding} body"
+            )
 
 
 class _ErrorTranslation:
@@ -356,16 +367,16 @@ class _ErrorTranslation:
         url = self._url
         detail = " ".join(str(ev).split())  # aiohttp messages span lines
         if isinstance(ev, asyncio.TimeoutError | aiohttp.ServerTimeoutError):
-            raise RetryableFetchError(url, "timeout", "request timed out") from None
+            raise RetryableFetchError(url, Outcome.TIMEOUT, "request timed out") from None
         if isinstance(ev, aiohttp.InvalidURL | aiohttp.NonHttpUrlClientError):
-            raise PermanentFetchError(url, "invalid-url", detail[:200]) from None
+            raise PermanentFetchError(url, Outcome.INVALID_URL, detail[:200]) from None
         if isinstance(ev, aiohttp.ClientResponseError):
             message = " ".join(ev.message.split())
             raise RetryableFetchError(
-                url, "connection-error", f"bad response: {message}"[:200]
+                url, Outcome.CONNECTION_ERROR, f"bad response: {message}"[:200]
             ) from None
         if isinstance(ev, aiohttp.ClientError | ConnectionError | OSError):
             reason = f"{type(ev).__name__}: {detail}"[:200]
-            raise RetryableFetchError(url, "connection-error", reason) from None
+            raise RetryableFetchError(url, Outcome.CONNECTION_ERROR, reason) from None
         if isinstance(ev, ValueError | UnicodeError | LookupError):
-            raise PermanentFetchError(url, "invalid-url", detail[:200]) from None
+            raise PermanentFetchError(url, Outcome.INVALID_URL, detail[:200]) from None

@@ -14,12 +14,15 @@ from dataclasses import dataclass
 
 import tenacity
 
+from indexer.outcomes import Outcome
+from indexer.settings import FetchSettings
+
 RETRYABLE_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """Retry limits, in seconds and attempts.
+    """Retry limits, in seconds and attempts (built from ``fetch.*``: :meth:`from_settings`).
 
     Attributes:
         max_attempts: attempts per URL, the first included.
@@ -28,10 +31,16 @@ class RetryPolicy:
         retry_after_cap: longest Retry-After honoured (s).
     """
 
-    max_attempts: int = 3
-    backoff_base: float = 1.0
-    backoff_max: float = 60.0
-    retry_after_cap: float = 300.0
+    max_attempts: int
+    backoff_base: float
+    backoff_max: float
+    retry_after_cap: float
+
+    @classmethod
+    def from_settings(cls, fetch: FetchSettings) -> RetryPolicy:
+        """The policy of ``fetch.max_attempts``, ``backoff_base``, ``backoff_max`` and
+        ``retry_after_cap``."""
+        return cls(fetch.max_attempts, fetch.backoff_base, fetch.backoff_max, fetch.retry_after_cap)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +50,12 @@ class Decision:
     Attributes:
         delay: seconds to wait before the next attempt, or None to give up.
         outcome: the final outcome when giving up after retries (``retries-exhausted``,
-            ``retry-after-too-long``), else ``""`` (when giving up at the first attempt,
+            ``retry-after-too-long``), else None (when giving up at the first attempt,
             the caller records the failure itself: ``timeout``, ``http-503``, …).
     """
 
     delay: float | None
-    outcome: str = ""
+    outcome: Outcome | None = None
 
 
 def decide(attempt: int, retry_after: float | None, policy: RetryPolicy) -> Decision:
@@ -58,10 +67,10 @@ def decide(attempt: int, retry_after: float | None, policy: RetryPolicy) -> Deci
         policy: the limits.
     """
     if retry_after is not None and retry_after > policy.retry_after_cap:
-        return Decision(None, "retry-after-too-long")
+        return Decision(None, Outcome.RETRY_AFTER_TOO_LONG)
     if attempt >= policy.max_attempts:
         # with a single attempt allowed nothing was retried: the failure is the outcome
-        return Decision(None, "retries-exhausted" if attempt > 1 else "")
+        return Decision(None, Outcome.RETRIES_EXHAUSTED if attempt > 1 else None)
     if retry_after is not None:
         return Decision(max(0.0, retry_after))
     return Decision(_backoff(attempt, policy))

@@ -20,9 +20,11 @@ from yarl import URL
 
 from indexer.crawl.fetch import Fetcher
 from indexer.errors import FetchError
+from indexer.outcomes import Outcome, http_outcome
+from indexer.settings import FetchSettings
 
 #: Failures meaning the host itself cannot be reached (not a robots.txt answer).
-NETWORK_FAILURES = frozenset({"connection-error", "timeout"})
+NETWORK_FAILURES = frozenset({Outcome.CONNECTION_ERROR, Outcome.TIMEOUT})
 _MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 §2.5: at least 500 KiB must be parsed
 
 
@@ -32,6 +34,15 @@ class _Entry:
     retry_at: float = 0.0
     sitemaps: list[str] = field(default_factory=list)
     failure: str = ""
+
+
+def robots_network_retry(fetch: FetchSettings) -> float:
+    """Seconds before robots.txt of an unreachable host is tried again:
+    ``fetch.robots_network_retry``, or when unset 4 × ``fetch.backoff_base`` capped at
+    ``fetch.robots_retry`` (an unreachable host is usually back within the retry backoff)."""
+    if fetch.robots_network_retry is not None:
+        return fetch.robots_network_retry
+    return min(fetch.robots_retry, 4 * fetch.backoff_base)
 
 
 class RobotsCache:
@@ -115,6 +126,6 @@ class RobotsCache:
         if 400 <= status < 500:
             return _Entry(Protego.parse(""))
         if status >= 500 or status < 200 or 300 <= status < 400:
-            return _Entry(None, time.time() + self._retry_after, failure=f"http-{status}")
+            return _Entry(None, time.time() + self._retry_after, failure=http_outcome(status))
         rules = Protego.parse(body.decode("utf-8", errors="replace"))
         return _Entry(rules, sitemaps=list(rules.sitemaps))

@@ -1,4 +1,4 @@
-"""URL normalization, site identity and crawl scope.
+"""URL normalization and site identity (the crawl scope is :mod:`indexer.crawl.scope`).
 
 Normalization (used for frontier keys and document ids): lowercase scheme and host, IDNA
 hosts, default ports dropped, fragment removed, percent-encoding normalized and query
@@ -14,17 +14,15 @@ so that a page is queued, fetched and indexed once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from w3lib.url import canonicalize_url, url_query_cleaner
 from yarl import URL
 
 from indexer.errors import InvalidURLError
+from indexer.outcomes import Outcome
 
 _SCHEMES = frozenset({"http", "https"})
-_REPEATED_SEGMENTS = 3
 
 
 def normalize_url(url: str, strip_params: Iterable[str] = (), max_length: int = 2048) -> str:
@@ -36,7 +34,8 @@ def normalize_url(url: str, strip_params: Iterable[str] = (), max_length: int = 
         max_length: longest accepted result, in characters.
 
     Raises:
-        InvalidURLError: not http(s), no host, bad port, or longer than ``max_length``.
+        InvalidURLError: not http(s), no host or bad port (outcome ``invalid-url``), or
+            longer than ``max_length`` (outcome ``trap``).
     """
     try:
         parsed = URL(url.strip())
@@ -58,7 +57,7 @@ def normalize_url(url: str, strip_params: Iterable[str] = (), max_length: int = 
     except (ValueError, UnicodeError) as exc:
         raise InvalidURLError(f"cannot normalize {url[:200]!r}: {exc}") from None
     if len(text) > max_length:
-        raise InvalidURLError(f"URL longer than {max_length} characters")
+        raise InvalidURLError(f"URL longer than {max_length} characters", Outcome.TRAP)
     return text
 
 
@@ -96,17 +95,6 @@ def host_of(url: str) -> str:
 def site_of(host: str) -> str:
     """The site a host belongs to: ``www.`` removed, so ``www.a.jp`` and ``a.jp`` are one."""
     return host[4:] if host.startswith("www.") else host
-
-
-def looks_like_trap(url: str) -> bool:
-    """True when a path repeats one segment three or more times (calendar and link traps)."""
-    segments = [s for s in URL(url).path.split("/") if s]
-    counts: dict[str, int] = {}
-    for segment in segments:
-        counts[segment] = counts.get(segment, 0) + 1
-        if counts[segment] >= _REPEATED_SEGMENTS:
-            return True
-    return False
 
 
 def origin_of(url: str) -> str:
@@ -148,29 +136,3 @@ class SiteAliases:
         if str(parsed.origin()) == preferred:
             return url
         return preferred + parsed.raw_path_qs
-
-
-@dataclass
-class Scope:
-    """Which URLs the crawl may fetch.
-
-    A URL is in scope when its site (host without ``www.``, any scheme) is one of the seeds'
-    or ``allow_hosts``, it matches one of ``include`` (if any) and none of ``exclude``.
-
-    Args:
-        sites: allowed sites (see :func:`site_of`).
-        include: compiled regexes; when non-empty a URL must match one.
-        exclude: compiled regexes; a URL matching one is out of scope.
-    """
-
-    sites: set[str]
-    include: list[re.Pattern[str]] = field(default_factory=list)
-    exclude: list[re.Pattern[str]] = field(default_factory=list)
-
-    def allows(self, url: str) -> bool:
-        """Whether a normalized URL is in scope."""
-        if site_of(host_of(url)) not in self.sites:
-            return False
-        if self.include and not any(p.search(url) for p in self.include):
-            return False
-        return not any(p.search(url) for p in self.exclude)

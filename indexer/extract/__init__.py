@@ -13,15 +13,18 @@ from lxml import etree
 from indexer.extract.decide import ChainResult, run_chain
 from indexer.extract.explain import Decision, dom_path
 from indexer.extract.links import outlinks
-from indexer.extract.metadata import Metadata, read_metadata
+from indexer.extract.metadata import read_metadata
 from indexer.extract.parse import body_of, parse_html
-from indexer.extract.rules import SiteRule, apply_rule, matching_rule
+from indexer.extract.rules import apply_rule, matching_rule
 from indexer.extract.tags import HEADING_TAGS
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.extract.text import node_text, nodes_text
 from indexer.models import ExtractedDoc
+from indexer.settings import CrawlSettings, SiteRule
 
 __all__ = ["Extraction", "SiteRule", "extract", "extract_page"]
+
+_MAX_LINKS: int = CrawlSettings.model_fields["max_links_per_page"].default
 
 
 @dataclass(slots=True)
@@ -59,7 +62,7 @@ def extract(
     *,
     encoding: str = "utf-8",
     rules: Sequence[SiteRule] = (),
-    max_links: int = 10000,
+    max_links: int = _MAX_LINKS,
 ) -> ExtractedDoc:
     """Extract title, main text, metadata and outlinks from one decoded HTML page.
 
@@ -69,7 +72,8 @@ def extract(
         encoding: the page's Python codec name; link query strings are percent-encoded
             in it, as browsers do (WHATWG URL §4.4).
         rules: site rules; the first whose ``url_pattern`` matches ``url`` is applied.
-        max_links: cap on the number of outlinks returned.
+        max_links: cap on the number of outlinks returned (``crawl.max_links_per_page``;
+            by default that setting's default).
 
     Returns:
         an :class:`~indexer.models.ExtractedDoc`; ``extractor`` names the chain step
@@ -87,7 +91,7 @@ def extract_page(
     *,
     encoding: str = "utf-8",
     rules: Sequence[SiteRule] = (),
-    max_links: int = 10000,
+    max_links: int = _MAX_LINKS,
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
@@ -104,31 +108,14 @@ def extract_page(
         ExtractError: the page cannot be parsed at all.
     """
     root = parse_html(html)
-    meta = read_metadata(root, url, encoding)
-    links = [] if "nofollow" in meta.robots else outlinks(root, url, encoding, max_links)
+    doc = read_metadata(root, url, encoding)
+    if "nofollow" not in doc.robots:
+        doc.outlinks = outlinks(root, url, encoding, max_links)
     rule = matching_rule(url, rules)
     chain = _rule_content(root, rule) if rule is not None else None
     if chain is None:
         chain = run_chain(
-            body_of(root), root, meta.title, template=template, learn=learn, explain=explain
+            body_of(root), root, doc.title, template=template, learn=learn, explain=explain
         )
-    decisions = chain.decisions if explain else []
-    return Extraction(_document(meta, chain, links), chain.keys, decisions)
-
-
-def _document(meta: Metadata, chain: ChainResult, links: list[str]) -> ExtractedDoc:
-    return ExtractedDoc(
-        title=meta.title,
-        text=chain.text,
-        extractor=chain.extractor,
-        headings=chain.headings,
-        description=meta.description,
-        keywords=meta.keywords,
-        author=meta.author,
-        published=meta.published,
-        modified=meta.modified,
-        lang=meta.lang,
-        canonical_url=meta.canonical_url,
-        outlinks=links,
-        robots=meta.robots,
-    )
+    doc.text, doc.headings, doc.extractor = chain.text, chain.headings, chain.extractor
+    return Extraction(doc, chain.keys, chain.decisions if explain else [])

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from lxml import etree
 
 from indexer.extract.boilerplate import is_strong_furniture
-from indexer.extract.segment import Block, Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Block, Segmentation
 
 # A block must beat this weight (Latin-equivalent characters) to count as content.
 _THRESHOLD = 30.0
@@ -75,7 +75,7 @@ def block_value(block: Block) -> float:
     bonus = _PUNCT_BONUS * min(block.punct, 30) * (1.0 - density)
     value = block.weight * ((1.0 - density) ** 2 - density / 2.0) + bonus - _THRESHOLD
     if block.heading:
-        if density > 0.5:  # a linked headline points at another page: a teaser card
+        if density > MOSTLY_LINKS:  # a linked headline points at another page: a teaser card
             return _LINK_HEADING_FACTOR * min(value, -_THRESHOLD)
         return min(value + _THRESHOLD, _THRESHOLD) * 0.5
     return value

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from indexer.extract.segment import Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 from indexer.extract.tags import HEADING_TAGS
 
 # Whole headings (NFKC, lower case, counts such as "12" or "3件" and every non-word
@@ -141,7 +141,7 @@ def comment_blocks(seg: Segmentation, indexes: Sequence[int], values: Sequence[f
             continue
         if not block.heading:
             seen_content = seen_content or values[index] > 0
-        elif seen_content and block.link_density <= 0.5 and is_comment_heading(block.text):
+        elif seen_content and block.link_density <= MOSTLY_LINKS and is_comment_heading(block.text):
             section = _section(seg, index)
             if _is_comments(seg, section, indexes):
                 dropped.update(section)

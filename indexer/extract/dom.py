@@ -12,7 +12,7 @@ import math
 from lxml import etree
 
 from indexer.extract.candidate import Candidate, span_candidate
-from indexer.extract.segment import Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 
 _MIN_WEIGHT = 25.0  # blocks lighter than this (Latin-equivalent chars) give no points
 _NOT_CONTAINER = frozenset({"body", "html"})
@@ -28,7 +28,7 @@ def node_scores(seg: Segmentation) -> dict[etree._Element, float]:
     """Return element → score (points from its blocks, see the module docstring)."""
     scores: dict[etree._Element, float] = {}
     for block in seg.blocks:
-        if block.furniture or block.weight < _MIN_WEIGHT or block.link_density > 0.5:
+        if block.furniture or block.weight < _MIN_WEIGHT or block.link_density > MOSTLY_LINKS:
             continue
         points = 1.0 + min(block.punct, 20) + min(block.weight / 100.0, 3.0)
         node: etree._Element | None = block.owner

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import codecs
 import re
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from lxml import etree
-from w3lib.url import safe_url_string
+
+from indexer.extract.urlencoding import encode_for_url, output_encoding
 
 # URL code points that need no percent-encoding (RFC 3986 unreserved, reserved, valid %XX).
 _CLEAN = re.compile(r"(?:[A-Za-z0-9\-._~:/?@!$&'()*+,;=\[\]]|%[0-9A-Fa-f]{2})*\Z")
@@ -15,29 +15,6 @@ _HTTP_WITH_HOST = re.compile(r"https?://[^/?#]", re.IGNORECASE)
 _ORIGIN = re.compile(r"https?://[^/?#]+", re.IGNORECASE)
 _FOLLOW_SCHEMES = frozenset({"http", "https"})
 _STRIP = " \t\n\r\f"  # ASCII white space, stripped from URL attributes (HTML §2.3.2)
-
-
-def output_encoding(encoding: str) -> str:
-    """The URL standard's "get an output encoding": UTF-16 and unknown codecs become UTF-8."""
-    try:
-        name = codecs.lookup(encoding).name
-    except LookupError:
-        return "utf-8"
-    return "utf-8" if name.startswith("utf-16") or name.startswith("utf-32") else name
-
-
-def _encodable_query(query: str, encoding: str) -> str:
-    # URL standard: characters the encoding lacks are written as "&#N;" and then
-    # percent-encoded (the encoder's "html" error mode); w3lib would raise instead.
-    out = []
-    for char in query:
-        try:
-            char.encode(encoding)
-        except UnicodeEncodeError:
-            out.append(f"%26%23{ord(char)}%3B")
-        else:
-            out.append(char)
-    return "".join(out)
 
 
 def _fast_join(base: str, href: str) -> str:
@@ -55,8 +32,9 @@ def _fast_join(base: str, href: str) -> str:
 def absolute_url(href: str, base: str, encoding: str) -> str | None:
     """Resolve ``href`` against ``base`` and encode it as a browser would send it.
 
-    The path is UTF-8 percent-encoded, the query in ``encoding`` (WHATWG URL §4.4 "query
-    state"), the host IDNA-encoded, and the fragment dropped.
+    The path is UTF-8 percent-encoded, the query in ``encoding``
+    (:func:`~indexer.extract.urlencoding.encode_for_url`, WHATWG URL "query state"), the
+    host IDNA-encoded, and the fragment dropped.
 
     Returns:
         the absolute URL, or None for non-HTTP(S) schemes (``javascript:``, ``mailto:``,
@@ -76,12 +54,9 @@ def absolute_url(href: str, base: str, encoding: str) -> str | None:
         return None
     if parts.scheme.lower() not in _FOLLOW_SCHEMES or not parts.netloc:
         return None
-    query = parts.query
-    if query and not query.isascii():
-        query = _encodable_query(query, encoding)
-    url = urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+    url = urlunsplit((parts.scheme, parts.netloc, parts.path, parts.query, ""))
     try:
-        return safe_url_string(url, encoding=encoding)
+        return encode_for_url(url, encoding)
     except (UnicodeError, ValueError):
         return None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from lxml import etree
 
 from indexer.extract.candidate import Candidate
-from indexer.extract.segment import Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 
 # An entry is one of at least this many siblings with its tag and class, each with a
 # linked title.
@@ -29,7 +29,9 @@ def _linked_title(seg: Segmentation, element: etree._Element) -> bool:
     span = seg.spans.get(element)
     if span is None:
         return False
-    return any(seg.blocks[i].heading and seg.blocks[i].link_density > 0.5 for i in range(*span))
+    return any(
+        seg.blocks[i].heading and seg.blocks[i].link_density > MOSTLY_LINKS for i in range(*span)
+    )
 
 
 def _entries(seg: Segmentation, element: etree._Element) -> list[etree._Element]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -12,26 +11,12 @@ from lxml import etree
 
 from indexer.extract.links import absolute_url, document_base
 from indexer.extract.text import node_text
+from indexer.models import ExtractedDoc
 
 # Title separators between a page title and a site name: "Title | Site", "Site - Title".
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:：»«/／·・]\s+|\s*[｜|]\s*|\s*[：]\s*|\s+::\s+")
 _ROBOTS_NAMES = frozenset({"robots"})
 _DATE_JA = re.compile(r"(\d{4})\s*[年/.\-]\s*(\d{1,2})\s*[月/.\-]\s*(\d{1,2})")
-
-
-@dataclass(slots=True)
-class Metadata:
-    """Metadata read from ``<head>``, Open Graph, schema.org JSON-LD and the body."""
-
-    title: str = ""
-    description: str | None = None
-    keywords: list[str] = field(default_factory=list)
-    author: str | None = None
-    published: str | None = None
-    modified: str | None = None
-    lang: str | None = None
-    canonical_url: str | None = None
-    robots: frozenset[str] = frozenset()
 
 
 def _meta_map(root: etree._Element) -> dict[str, str]:
@@ -151,15 +136,30 @@ def _title(root: etree._Element, meta: dict[str, str]) -> str:
     return h1 or ""
 
 
-def _robots(meta_root: etree._Element) -> frozenset[str]:
+def robots_directives(value: str) -> frozenset[str]:
+    """The directives of a robots meta ``content`` or an ``X-Robots-Tag`` header value.
+
+    Comma-separated, lower-cased; a ``user-agent:`` prefix (``googlebot: noindex``) is
+    dropped, and ``none`` adds ``noindex`` and ``nofollow`` (Google's robots meta tag and
+    X-Robots-Tag specification, which both share). Example:
+    ``robots_directives("NOINDEX, follow") == {"noindex", "follow"}``.
+    """
     directives: set[str] = set()
-    for meta in meta_root.iter("meta"):
-        if (meta.get("name") or "").strip().lower() in _ROBOTS_NAMES:
-            content = (meta.get("content") or "").lower()
-            directives.update(d.strip() for d in content.split(",") if d.strip())
-    if "none" in directives:  # "none" means noindex, nofollow (Google robots meta spec)
+    for token in value.lower().split(","):
+        directive = token.rsplit(":", 1)[-1].strip()
+        if directive:
+            directives.add(directive)
+    if "none" in directives:
         directives.update({"noindex", "nofollow"})
     return frozenset(directives)
+
+
+def _robots(meta_root: etree._Element) -> frozenset[str]:
+    directives: frozenset[str] = frozenset()
+    for meta in meta_root.iter("meta"):
+        if (meta.get("name") or "").strip().lower() in _ROBOTS_NAMES:
+            directives |= robots_directives(meta.get("content") or "")
+    return directives
 
 
 def _lang(root: etree._Element, meta: dict[str, str]) -> str | None:
@@ -190,8 +190,12 @@ def _time_element(root: etree._Element) -> str | None:
     return None
 
 
-def read_metadata(root: etree._Element, url: str, encoding: str) -> Metadata:
+def read_metadata(root: etree._Element, url: str, encoding: str) -> ExtractedDoc:
     """Read the page's metadata (call before the tree is modified).
+
+    Returns the page's :class:`~indexer.models.ExtractedDoc` with its metadata fields set
+    (title, description, keywords, author, dates, lang, canonical URL, robots) and the
+    content fields (text, headings, outlinks) still empty.
 
     Sources, first found wins: Open Graph / ``article:*`` properties, ``<meta name>``,
     schema.org JSON-LD, Dublin Core ``dc.*``, then the first ``<time>`` for dates.
@@ -213,8 +217,9 @@ def read_metadata(root: etree._Element, url: str, encoding: str) -> Metadata:
         or meta.get("last-modified")
     )
     author = meta.get("author") or meta.get("article:author") or _ld_value(ld, "author")
-    return Metadata(
+    return ExtractedDoc(
         title=_title(root, meta),
+        text="",
         description=meta.get("description") or meta.get("og:description"),
         keywords=_keywords(meta),
         author=author,

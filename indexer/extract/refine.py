@@ -11,7 +11,7 @@ from indexer.extract.candidate import Candidate
 from indexer.extract.comments import comment_blocks
 from indexer.extract.explain import Trace
 from indexer.extract.listing import expand_listing
-from indexer.extract.segment import Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 
 # Inside a chosen container, negative blocks weigh this much when trimming its edges: a
 # link list between two paragraphs stays, a trailing "most popular" list goes.
@@ -33,8 +33,6 @@ _NON_WORD = re.compile(r"[\W_]+")
 # notice ("本日は休業です"): its short, unpunctuated lines score below the block
 # threshold, so the best run keeps only the heading; they are taken back (see widen).
 _SHORT_BODY = 40
-# Blocks with more link text than this share end a short notice.
-_NOTICE_LINK_DENSITY = 0.5
 
 
 def _norm(text: str) -> str:
@@ -52,7 +50,7 @@ def title_anchor(seg: Segmentation, title: str) -> int | None:
     if len(wanted) < _MIN_TITLE:
         return None
     for index, block in enumerate(seg.blocks):
-        if not block.heading or block.link_density > 0.5:
+        if not block.heading or block.link_density > MOSTLY_LINKS:
             continue
         text = _norm(block.text)
         if len(text) >= _MIN_TITLE and (text in wanted or wanted in text):
@@ -138,7 +136,7 @@ def _body_chars(candidate: Candidate, seg: Segmentation) -> int:
 
 def _notice_line(seg: Segmentation, index: int) -> bool:
     block = seg.blocks[index]
-    return not block.furniture and block.link_density <= _NOTICE_LINK_DENSITY
+    return not block.furniture and block.link_density <= MOSTLY_LINKS  # else it ends a notice
 
 
 def widen(candidate: Candidate, seg: Segmentation) -> Candidate:

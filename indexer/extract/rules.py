@@ -1,70 +1,18 @@
-"""Site rules from configuration: a URL pattern mapped to CSS selectors to include and exclude."""
+"""Site rules from configuration: a URL pattern mapped to CSS selectors to include and exclude.
+
+The rule itself (:class:`~indexer.settings.SiteRule`) is validated when settings load;
+this module finds the rule of a page and applies it.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from lxml import etree
-from lxml.cssselect import CSSSelector, SelectorError
+from lxml.cssselect import CSSSelector
 
-from indexer.errors import ConfigError
-
-_KEYS = ("url_pattern", "include", "exclude")
-
-
-@dataclass(frozen=True, slots=True)
-class SiteRule:
-    """Where the main content is on the pages of one site.
-
-    Attributes:
-        url_pattern: regular expression searched (``re.search``) in the page URL.
-        include: CSS selectors (Selectors Level 3 via cssselect) of the main content;
-            empty means "let the heuristics find it" after the exclusions.
-        exclude: CSS selectors of furniture to drop before anything else.
-    """
-
-    url_pattern: str
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> SiteRule:
-        """Build and validate a rule from a TOML/JSON mapping.
-
-        Raises:
-            ConfigError: an unknown key, a missing ``url_pattern``, a bad regular
-                expression or CSS selector; ``setting`` names the key.
-        """
-        for key in data:
-            if key not in _KEYS:
-                raise ConfigError(str(key), f"unknown site-rule key (allowed: {', '.join(_KEYS)})")
-        pattern = data.get("url_pattern")
-        if not isinstance(pattern, str) or not pattern:
-            raise ConfigError("url_pattern", "must be a non-empty regular expression string")
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ConfigError("url_pattern", f"bad regular expression: {exc}") from exc
-        include = _selectors(data, "include")
-        exclude = _selectors(data, "exclude")
-        return cls(pattern, include, exclude)
-
-
-def _selectors(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
-    value = data.get(key, ())
-    if isinstance(value, str):
-        value = (value,)
-    if not isinstance(value, Sequence) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(key, "must be a CSS selector string or a list of them")
-    for selector in value:
-        try:
-            CSSSelector(selector)
-        except SelectorError as exc:
-            raise ConfigError(key, f"bad CSS selector {selector!r}: {exc}") from exc
-    return tuple(value)
+from indexer.settings import SiteRule
 
 
 def matching_rule(url: str, rules: Sequence[SiteRule]) -> SiteRule | None:

@@ -13,6 +13,9 @@ from indexer.extract.text import BREAK, collapse, join_lines
 
 # Sentence punctuation, Japanese and Latin (Latin only before a space or at the end, so
 # that URLs, decimals and abbreviations inside words do not count).
+#: Link density (share of a block's characters inside links) above which text is mostly
+#: links: navigation, a teaser's linked headline, a link list. One threshold for every step.
+MOSTLY_LINKS = 0.5
 _PUNCT = re.compile(r"[。、．，！？!?]|[.,;:](?=\s|$)")
 _BLOCKISH = BLOCK_TAGS | CELL_TAGS
 # Inline elements: their furniture class names (a.share-link) say nothing about blocks.

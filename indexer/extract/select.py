@@ -12,7 +12,7 @@ from indexer.extract.dom import dom_candidate
 from indexer.extract.explain import Trace
 from indexer.extract.fallback import fallback_candidate
 from indexer.extract.refine import finish
-from indexer.extract.segment import Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 from indexer.extract.semantic import semantic_candidates
 
 # Semantic markup (and then the DOM-node candidate) is trusted when it holds this share
@@ -20,7 +20,6 @@ from indexer.extract.semantic import semantic_candidates
 # mostly links: it then gives cleaner boundaries than the cluster.
 _SEMANTIC_SHARE = 0.8
 _MIN_CHARS = 40
-_MAX_LINK_DENSITY = 0.5
 
 
 def coverage(candidate: Candidate, cluster: Candidate, values: Sequence[float]) -> float:
@@ -36,7 +35,7 @@ def _plausible(
 ) -> bool:
     return (
         candidate.chars(seg) >= _MIN_CHARS
-        and candidate.link_density(seg) <= _MAX_LINK_DENSITY
+        and candidate.link_density(seg) <= MOSTLY_LINKS
         and coverage(candidate, cluster, values) >= _SEMANTIC_SHARE
     )
 

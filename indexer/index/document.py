@@ -53,9 +53,7 @@ def build_document(
     The id is the normalized final URL (after redirects). Empty values are omitted.
     Dates are ISO 8601 strings (pysolr cannot send ``datetime``).
     """
-    url = fetched.final_url
-    host = host_of(url)
-    media = (fetched.content_type or "text/html").split(";", 1)[0].strip().lower()
+    url, host = fetched.final_url, host_of(fetched.final_url)
     doc: dict[str, Any] = {
         "id": url,
         "url": url,
@@ -72,7 +70,7 @@ def build_document(
         "lang": extracted.lang,
         "published": solr_date(extracted.published),
         "modified": solr_date(extracted.modified),
-        "content_type": media,
+        "content_type": (fetched.content_type or "text/html").split(";", 1)[0].strip().lower(),
         "encoding": decoded.encoding,
         "encoding_source": decoded.source,
         "encoding_replacements": decoded.replacements,

@@ -23,9 +23,6 @@ from indexer.settings import Settings
 
 log = logging.getLogger(__name__)
 
-#: Changes waiting in the outbox above which fetching pauses (back-pressure).
-OUTBOX_HIGH_WATER = 5000
-
 
 class DocumentSink:
     """Receives documents and deletions from the crawler.
@@ -89,11 +86,11 @@ class DocumentSink:
 
         Changes Solr did not take in time stay in the outbox for the next run
         (:attr:`pending` tells how many). ``stopping`` (the user asked the crawl to stop)
-        waits at most 5 s for an unavailable Solr.
+        waits at most ``solr.stop_drain_timeout`` s for an unavailable Solr.
         """
         timeout = self._settings.solr.drain_timeout
         if stopping:
-            timeout = min(timeout, 5.0)
+            timeout = min(timeout, self._settings.solr.stop_drain_timeout)
         try:
             if self._task is not None and self._index is not None and self._outbox is not None:
                 self._index.close()
@@ -116,12 +113,13 @@ class DocumentSink:
         """Return when Solr takes changes again and the outbox is below its high-water mark."""
         if self._index is None or self._outbox is None:
             return
-        while not self._index.healthy.is_set() or self._outbox.count() > OUTBOX_HIGH_WATER:
+        high_water = self._settings.solr.outbox_high_water
+        while not self._index.healthy.is_set() or self._outbox.count() > high_water:
             if stop.is_set():
                 return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._index.healthy.wait(), 1.0)
-            if self._outbox.count() > OUTBOX_HIGH_WATER:
+            if self._outbox.count() > high_water:
                 await asyncio.sleep(0.2)
 
     def add(self, doc: dict[str, Any], text: str, *, update: bool) -> None:

@@ -3,7 +3,8 @@
 - Batches are capped by ``solr.batch_size`` documents and ``solr.batch_bytes`` bytes.
 - Solr unreachable or 5xx: the batch stays in the outbox, :attr:`IndexStage.healthy` is
   cleared (the crawl stops dispatching: back-pressure) and the send is retried with
-  exponential backoff until Solr is back.
+  exponential backoff (``solr.backoff_base`` doubling up to ``solr.backoff_max``) until
+  Solr is back.
 - A batch rejected with 4xx is split in halves until the bad document is isolated; it is
   reported through ``on_rejected`` and dropped, the rest is indexed.
 - When the crawl ends, a single hard commit makes everything visible.
@@ -57,7 +58,9 @@ class IndexStage:
         self.healthy.set()
         self._wake = asyncio.Event()
         self._closing = False
-        self._backoff = tenacity.wait_exponential(multiplier=0.25, min=0.25, max=8)
+        self._backoff = tenacity.wait_exponential(
+            multiplier=cfg.backoff_base, min=cfg.backoff_base, max=cfg.backoff_max
+        )
         self._failures = 0
 
     def notify(self) -> None:

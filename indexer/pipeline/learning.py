@@ -24,16 +24,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from indexer.crawl.frontier import Frontier
-from indexer.extract import SiteRule
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate, TemplateLearner, TemplateParams
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
+from indexer.outcomes import Outcome
 from indexer.pipeline.page import ProcessedPage, process_page
 from indexer.settings import Settings
 
@@ -90,10 +89,9 @@ class SiteLearning:
             ``template_min_pages``, ``template_settle_pages``, ``raw_store_bytes``,
             ``explain``.
         frontier: where statistics and explanations are kept (``frontier.extract_state``).
-        rules: site rules, passed on to re-extractions.
     """
 
-    def __init__(self, settings: Settings, frontier: Frontier, rules: Sequence[SiteRule]) -> None:
+    def __init__(self, settings: Settings, frontier: Frontier) -> None:
         extract = settings.extract
         self.enabled = extract.templates
         self.explain = extract.explain
@@ -102,7 +100,8 @@ class SiteLearning:
         self.settle = max(extract.template_settle_pages, extract.template_min_pages)
         self.raw = RawPageStore(extract.raw_store_bytes if self.enabled else 0)
         self.frontier = frontier
-        self.rules = tuple(rules)
+        self.rules = tuple(extract.rules)
+        self.max_links = settings.crawl.max_links_per_page
         self.resent = 0
         self._pool: ProcessPoolExecutor | None = None
         self._sink: DocumentSink | None = None
@@ -163,6 +162,7 @@ class SiteLearning:
                     fetched.content_type,
                     fetched.final_url,
                     self.rules,
+                    self.max_links,
                     template,
                     False,
                     self.explain,
@@ -188,6 +188,6 @@ class SiteLearning:
         )
         self._sink.add(solr_doc, doc.text, update=True)
         self.frontier.finish(
-            stored.url, "indexed", stored.reason, reached=True, content_hash=digest
+            stored.url, Outcome.INDEXED, stored.reason, reached=True, content_hash=digest
         )
         self.resent += 1

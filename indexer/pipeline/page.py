@@ -37,19 +37,21 @@ def process_page(
     body: bytes,
     content_type: str | None,
     url: str,
-    rules: Sequence[SiteRule] = (),
+    rules: Sequence[SiteRule],
+    max_links: int,
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
 
-    ``template`` is the host's template (not ``known``: the per-page chain alone); ``learn`` and
-    ``explain`` ask for the block keys and the explanation
-    (:func:`indexer.extract.extract_page`).
+    Top-level, so that a process pool can run it; never raises for bad input (``error``).
 
-    A top-level function so that a ``ProcessPoolExecutor`` can run it. Never raises for
-    bad input: failures come back in ``error``.
+    Args:
+        body: the response body; content_type: its ``Content-Type`` header or None.
+        url: the final URL (links resolve against it); rules: ``extract.rules``.
+        max_links: outlinks kept (``crawl.max_links_per_page``).
+        template, learn, explain: see :func:`indexer.extract.extract_page`.
     """
     decoded = decode_body(body, content_type)
     if decoded.encoding == "binary":
@@ -60,6 +62,7 @@ def process_page(
             url,
             encoding=decoded.encoding,
             rules=rules,
+            max_links=max_links,
             template=template,
             learn=learn,
             explain=explain,
@@ -68,5 +71,5 @@ def process_page(
         return ProcessedPage(decoded, None, str(exc)[:300])
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
         return ProcessedPage(decoded, None, f"{type(exc).__name__}: {exc}"[:300])
-    explanation = to_lines(extraction.decisions) if explain else ""
-    return ProcessedPage(decoded, extraction.doc, "", tuple(extraction.keys), explanation)
+    lines = to_lines(extraction.decisions) if explain else ""
+    return ProcessedPage(decoded, extraction.doc, "", tuple(extraction.keys), lines)

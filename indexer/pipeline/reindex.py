@@ -4,11 +4,10 @@
    Last-Modified), and a page whose main-content hash is unchanged is not re-sent, unless
    its document is missing from Solr (then it is fetched in full and sent again).
 2. Pages answering 404/410 or turning ``noindex`` are planned for deletion.
-3. Reconciliation with Solr itself: documents of the crawled hosts that this run did not
-   reach count one missed run; after ``reindex.delete_grace_runs`` missed runs in a row they
-   are planned for deletion. This also catches documents the frontier forgot.
-4. Guard: when the planned deletes of a host exceed ``reindex.max_delete_share`` of its
-   documents in Solr, nothing at all is deleted (unless forced) and the job reports why.
+3. Reconciliation with Solr itself (:mod:`indexer.pipeline.reconcile`): documents of the
+   crawled hosts that this run did not reach are deleted after
+   ``reindex.delete_grace_runs`` missed runs in a row; this also catches documents the
+   frontier forgot. The guard refuses all deletes when too many of a host's would go.
 
 A dry run works on a copy of the frontier, sends nothing to Solr and reports each planned
 change; the real data directory and the index are left as they were.
@@ -29,6 +28,8 @@ from indexer.crawl.urls import host_of
 from indexer.errors import ConfigError
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.reconcile import forget, guard, reconcile
+from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings
 from indexer.solr.search import host_ids
@@ -51,43 +52,6 @@ class ReindexResult:
     deletes: dict[str, list[str]] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
     deleted: int = 0
-
-
-class MissedRuns:
-    """Counts, per document id, the reindex runs in a row that did not reach it (SQLite).
-
-    Args:
-        path: database file under the data directory.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.execute("CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)")
-
-    def close(self) -> None:
-        """Close the database."""
-        self._db.close()
-
-    def update(self, reached: set[str], in_solr: list[str]) -> dict[str, int]:
-        """Reset reached ids, count one more miss for the others; returns their counts."""
-        counts: dict[str, int] = {}
-        self._db.execute("BEGIN")
-        for doc_id in in_solr:
-            if doc_id in reached:
-                self._db.execute("DELETE FROM missed WHERE id=?", (doc_id,))
-                continue
-            row = self._db.execute(
-                "INSERT INTO missed (id, runs) VALUES (?, 1) ON CONFLICT(id) DO UPDATE "
-                "SET runs = runs + 1 RETURNING runs",
-                (doc_id,),
-            ).fetchone()
-            counts[doc_id] = int(row[0])
-        self._db.execute("COMMIT")
-        return counts
-
-    def forget(self, ids: list[str]) -> None:
-        """Drop ids that were deleted."""
-        self._db.executemany("DELETE FROM missed WHERE id=?", [(i,) for i in ids])
 
 
 async def reindex(
@@ -143,11 +107,7 @@ async def _run(
     before = await asyncio.to_thread(_ids_by_host, settings, hosts)
     present = frozenset(doc_id for ids in before.values() for doc_id in ids)
     options = CrawlOptions(
-        use_solr=not dry_run,
-        skip_unchanged=True,
-        present=present,
-        defer_deletes=True,
-        on_change=on_change,
+        use_solr=not dry_run, reindex=ReindexPolicy(present=present), on_change=on_change
     )
     crawler = Crawler(scoped, frontier, options)
     stats = await crawler.run()
@@ -156,9 +116,9 @@ async def _run(
     for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)
     after = await asyncio.to_thread(_ids_by_host, settings, hosts)
-    totals = _reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
+    totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
-    result.refused = _guard(settings, result.deletes, totals)
+    result.refused = guard(settings, result.deletes, totals)
     if result.refused and not force and not dry_run:  # a dry run still shows the plan
         return result
     for ids in result.deletes.values():
@@ -168,7 +128,7 @@ async def _run(
     ids = [doc_id for group in result.deletes.values() for doc_id in group]
     if not dry_run and ids:
         await asyncio.to_thread(_delete_from_solr, settings, ids)
-        _forget(data_dir, frontier, ids)
+        forget(data_dir, frontier, ids)
         result.deleted = len(ids)
     return result
 
@@ -178,64 +138,12 @@ def _ids_by_host(settings: Settings, hosts: list[str]) -> dict[str, list[str]]:
     return {host: host_ids(settings.solr, host) for host in hosts}
 
 
-def _reconcile(
-    settings: Settings,
-    frontier: Frontier,
-    data_dir: Path,
-    in_index: dict[str, list[str]],
-    planned: dict[str, set[str]],
-    in_scope: Callable[[str], bool],
-) -> dict[str, int]:
-    """Add ids missed for ``delete_grace_runs`` runs to ``planned``; return docs per host.
-
-    Only documents inside this job's scope (``crawl.include`` / ``crawl.exclude``) are
-    considered, so two jobs that crawl different parts of one host leave each other's
-    documents alone.
-    """
-    grace = settings.reindex.delete_grace_runs
-    totals: dict[str, int] = {}
-    missed = MissedRuns(data_dir / "missed.sqlite3")
-    try:
-        for host, ids in in_index.items():
-            in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
-            totals[host] = len(in_solr)
-            counts = missed.update(frontier.reached_in_run(host), in_solr)
-            planned[host].update(i for i, runs in counts.items() if runs >= grace)
-    finally:
-        missed.close()
-    return totals
-
-
-def _guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, int]) -> list[str]:
-    """Messages for every host whose planned deletes exceed ``reindex.max_delete_share``."""
-    share = settings.reindex.max_delete_share
-    refused = []
-    for host, ids in sorted(deletes.items()):
-        total = totals.get(host, 0)
-        if total and len(ids) / total > share:
-            refused.append(
-                f"{host}: {len(ids)} of {total} documents would be deleted "
-                f"({len(ids) / total:.0%} > reindex.max_delete_share={share:.0%})"
-            )
-    return refused
-
-
 def _delete_from_solr(settings: Settings, ids: list[str]) -> None:
     """Delete ``ids`` in batches and commit (blocking: run in a thread)."""
     writer = SolrWriter(settings.solr)
     for start in range(0, len(ids), settings.solr.batch_size):
         writer.update([], ids[start : start + settings.solr.batch_size])
     writer.commit()
-
-
-def _forget(data_dir: Path, frontier: Frontier, ids: list[str]) -> None:
-    """Drop deleted ids from the frontier and the missed-runs counts."""
-    frontier.forget(ids)
-    missed = MissedRuns(data_dir / "missed.sqlite3")
-    try:
-        missed.forget(ids)
-    finally:
-        missed.close()
 
 
 def _copy_db(source: Path, target: Path) -> None:

@@ -1,4 +1,9 @@
-"""Start and stop a real local Solr 9.10.1 (the Java launcher under ``solr-launcher/``).
+"""Start and stop a real local Solr 9.10.1 (the Java launcher, ``solr.launcher_dir``).
+
+The launcher's Maven project and our configset are found through the settings
+``solr.launcher_dir`` and ``solr.configset_dir`` (defaults ``solr-launcher/`` and
+``solr-config/`` of the working directory, a source checkout), never through this
+module's own path: an installed package has no checkout around it.
 
 The launcher runs in its own JVM and session; its pid goes to ``<solr_home>/solr-<port>.pid``
 and its output to ``<solr_home>/solr-<port>.log``. The Java side (``SolrLauncher``) copies the
@@ -22,7 +27,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import errno
-import fcntl
 import hashlib
 import logging
 import os
@@ -38,16 +42,14 @@ from typing import Any
 import requests
 
 from indexer.errors import SolrLaunchError
+from indexer.settings import SolrSettings
+from indexer.solr.maven import LOG_TAIL_LINES, build_launcher
 
 log = logging.getLogger(__name__)
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_LAUNCHER_DIR = REPO_ROOT / "solr-launcher"
-DEFAULT_CONFIGSET_DIR = REPO_ROOT / "solr-config"
 DEFAULT_SOLR_HOME = Path(".indexer/solr")
 MAIN_CLASS = "indexer.launcher.SolrLauncher"
 CONFIGSET_NAME = "pages"
-LOG_TAIL_LINES = 40
 
 Auth = tuple[str, str]
 
@@ -82,58 +84,6 @@ def log_file(port: int, solr_home: Path) -> Path:
 def base_url(port: int) -> str:
     """Base URL of the local Solr on ``port``: ``http://127.0.0.1:PORT/solr``."""
     return f"http://127.0.0.1:{port}/solr"
-
-
-def build_launcher(launcher_dir: Path = DEFAULT_LAUNCHER_DIR) -> list[Path]:
-    """Build the Java launcher when stale and return its classpath (jar first).
-
-    Runs ``mvn -B -q package dependency:build-classpath`` in ``launcher_dir`` when
-    ``pom.xml`` or anything under ``src/`` is newer than ``target/solr-launcher-1.0.jar`` or
-    ``target/classpath.txt``. Concurrent callers serialize on a lock file in ``target/``.
-
-    Raises:
-        SolrLaunchError: Maven is missing or the build failed (with the tail of its output).
-    """
-    target = launcher_dir / "target"
-    target.mkdir(parents=True, exist_ok=True)
-    outputs = [target / "solr-launcher-1.0.jar", target / "classpath.txt"]
-    with (target / ".build.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if _is_stale(launcher_dir, outputs):
-            _run_maven(launcher_dir)
-            for out in outputs:
-                out.touch()
-    deps = outputs[1].read_text(encoding="utf-8").strip().split(os.pathsep)
-    return [outputs[0], *(Path(p) for p in deps if p)]
-
-
-def _is_stale(launcher_dir: Path, outputs: list[Path]) -> bool:
-    if not all(out.exists() for out in outputs):
-        return True
-    inputs = [launcher_dir / "pom.xml", *(p for p in (launcher_dir / "src").rglob("*"))]
-    newest_input = max(p.stat().st_mtime for p in inputs if p.is_file())
-    return newest_input > min(out.stat().st_mtime for out in outputs)
-
-
-def _run_maven(launcher_dir: Path) -> None:
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise SolrLaunchError("cannot build the Solr launcher: mvn is not on PATH")
-    cmd = [
-        mvn,
-        "-B",
-        "-q",
-        "package",
-        "dependency:build-classpath",
-        "-Dmdep.outputFile=target/classpath.txt",
-    ]
-    log.info("building the Solr launcher in %s", launcher_dir)
-    done = subprocess.run(cmd, cwd=launcher_dir, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).splitlines()[-LOG_TAIL_LINES:])
-        raise SolrLaunchError(
-            f"building the Solr launcher failed (mvn exit {done.returncode}):\n{tail}"
-        )
 
 
 def running_solr_url(
@@ -174,32 +124,42 @@ def start_solr(
     security_json: Path | None = None,
     auth: Auth | None = None,
 ) -> str:
-    """Start the local Solr in the background and wait until it is ready.
+    """Start the local Solr in the background and wait until it is ready; return its base
+    URL ``http://127.0.0.1:PORT/solr`` (also when our Solr already runs there).
 
-    Args:
-        port: TCP port on 127.0.0.1.
-        solr_home: Solr home directory (created; holds solr.xml, configsets, cores, pid, log).
-            One per node in cloud mode.
-        core: standalone: core to create (if missing) with our configset, and to ping.
-        configset_dir: configset to copy in; default ``solr-config/`` of this repo.
-        timeout: seconds to wait for the build plus the readiness check.
-        launcher_dir: Maven project of the Java launcher; default ``solr-launcher/``.
-        log_level: Log4j root level of the JVM.
-        heap: JVM max heap (``-Xmx``).
-        cloud: start a SolrCloud node (no core is created); None for standalone.
-        security_json: a ``security.json`` to install (see :func:`basic_auth_security`).
-        auth: ``(user, password)`` for the readiness check when ``security_json`` asks for
-            authentication. Never written to the command line or the log.
-
-    Returns:
-        The base URL ``http://127.0.0.1:PORT/solr``; also when our Solr already runs there.
+    Args: ``port`` on 127.0.0.1; ``solr_home`` (created; solr.xml, configsets, cores, pid,
+    log; one per cloud node); ``core`` to create if missing and to ping (standalone);
+    ``configset_dir`` and ``launcher_dir`` (default: the ``solr.configset_dir`` and
+    ``solr.launcher_dir`` defaults); ``timeout`` in seconds for build and readiness; the
+    JVM's Log4j ``log_level`` and max ``heap``; ``cloud`` for a SolrCloud node (no core);
+    ``security_json`` to install (:func:`basic_auth_security`) and the ``auth`` pair the
+    readiness check then uses (never logged).
 
     Raises:
-        SolrLaunchError: the port is held by another process, the build failed, the JVM
-            exited early (a core failed to load; the message carries the log tail), or the
-            readiness check did not pass within ``timeout`` (the JVM is then stopped).
+        SolrLaunchError: a port is held by another process, the build failed, the JVM exited
+            early (a core failed to load: the message has the log tail), or it was not
+            ready within ``timeout`` (the JVM is then stopped).
     """
     solr_home = solr_home.resolve()
+    if (running := _ours_running(port, solr_home, core, cloud, auth)) is not None:
+        return running
+    deadline = time.monotonic() + timeout
+    classpath = build_launcher(launcher_dir)
+    configset = configset_dir or SolrSettings().configset_dir
+    cmd = _launcher_args(port, solr_home, core, configset, log_level, cloud, security_json)
+    proc = _spawn(port, solr_home, classpath, heap, cmd)
+    _wait_ready(proc, port, solr_home, (core, cloud is not None, auth), deadline)
+    return base_url(port)
+
+
+def _ours_running(
+    port: int, solr_home: Path, core: str, cloud: CloudOptions | None, auth: Auth | None
+) -> str | None:
+    """The URL of our ready Solr on ``port``, or None when the ports are free to start one.
+
+    Raises:
+        SolrLaunchError: our Solr runs but is not ready, or a port is held by another process.
+    """
     running = running_solr_url(port, solr_home, core, cloud=cloud is not None, auth=auth)
     if running is not None:
         log.info("Solr already runs at %s (pid file %s)", running, pid_file(port, solr_home))
@@ -209,16 +169,7 @@ def start_solr(
     _check_port_free(port)
     if cloud is not None and cloud.zk_host is None:
         _check_port_free(cloud.zk_port or port + 1000)
-    deadline = time.monotonic() + timeout
-    classpath = build_launcher(launcher_dir or DEFAULT_LAUNCHER_DIR)
-    cmd = _launcher_args(
-        port, solr_home, core, configset_dir or DEFAULT_CONFIGSET_DIR, log_level, cloud
-    )
-    if security_json is not None:
-        cmd += ["--security-json", str(security_json.resolve())]
-    proc = _spawn(port, solr_home, classpath, heap, cmd)
-    _wait_ready(proc, port, solr_home, (core, cloud is not None, auth), deadline)
-    return base_url(port)
+    return None
 
 
 def basic_auth_security(user: str, password: str) -> dict[str, Any]:
@@ -265,6 +216,7 @@ def _launcher_args(
     configset_dir: Path,
     log_level: str,
     cloud: CloudOptions | None,
+    security_json: Path | None,
 ) -> list[str]:
     args = [
         "--port",
@@ -278,6 +230,8 @@ def _launcher_args(
         "--log-level",
         log_level,
     ]
+    if security_json is not None:
+        args += ["--security-json", str(security_json.resolve())]
     if cloud is None:
         return [*args, "--core", core]
     args += ["--cloud", "true"]

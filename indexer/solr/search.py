@@ -45,6 +45,17 @@ def search(cfg: SolrSettings, query: str, rows: int = 10) -> dict[str, Any]:
     return {"numFound": data["response"]["numFound"], "hits": hits}
 
 
+def term_query(field: str, value: str) -> str:
+    """A Lucene query matching ``value`` in ``field`` exactly, as a quoted phrase.
+
+    Inside a phrase only ``\\`` and ``"`` are special (Solr Reference Guide, "The Standard
+    Query Parser": escaping special characters): ``term_query("host", 'a"b')`` is
+    ``host:"a\\"b"``.
+    """
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{field}:"{escaped}"'
+
+
 def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
     """Every document id whose ``host`` field is ``host``, paged with cursorMark
     (Solr Reference Guide, "Pagination of Results").
@@ -57,7 +68,7 @@ def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
     cursor = "*"
     while True:
         params: dict[str, str | int] = {
-            "q": f'host:"{host}"',
+            "q": term_query("host", host),
             "fl": "id",
             "rows": page,
             "sort": "id asc",

@@ -1,12 +1,17 @@
 """Percent-encode a link's query in its page's encoding, as browsers do.
 
-Source: WHATWG URL Standard, "query state" (https://url.spec.whatwg.org/#query-state): the
-query is encoded with the document's encoding (UTF-8 for UTF-16 pages), characters it
-cannot encode become ``&#N;``, and bytes in the (special-)query percent-encode set are
-percent-encoded; the path and fragment are always UTF-8. w3lib's ``safe_url_string`` does
-the rest of the URL (IDNA host, path, fragment) but raises on unencodable query characters
-and knows neither our ``euc_jp`` extensions (NEC row 13, IBM kanji) nor WHATWG's
-Shift_JIS/EUC-JP encoder rules, so the query is encoded here.
+Source: WHATWG URL Standard, "query state" (https://url.spec.whatwg.org/#query-state) and
+"percent-encode after encoding": the query is encoded with the document's output encoding
+(UTF-8 for UTF-16 pages) by the Encoding Standard's encoders ("encode or fail"); a
+character the encoding lacks becomes ``%26%23N%3B`` (``&#N;`` percent-encoded), and bytes
+in the (special-)query percent-encode set are percent-encoded; the path and fragment are
+always UTF-8. Checked against Chromium: 髙 is ``%FB%FC`` in Shift_JIS and ``%FC%E2`` in
+EUC-JP, ① is ``%87@`` and ``%AD%A1``, € is ``%26%238364%3B`` in both.
+
+w3lib's ``safe_url_string`` does the rest of the URL (IDNA host, path, fragment) but
+raises on unencodable query characters and knows neither our ``euc_jp`` extensions (NEC
+row 13, IBM kanji) nor WHATWG's Shift_JIS/EUC-JP encoder rules, so the query is encoded
+here.
 """
 
 from __future__ import annotations
@@ -27,8 +32,31 @@ _SPECIAL_QUERY_SAFE = _QUERY_SAFE - {0x27}
 # WHATWG Shift_JIS / EUC-JP encoders: ¥ → 0x5C, ‾ → 0x7E, − → the pointer of －.
 _JIS_ENCODER_PREP = str.maketrans({0xA5: 0x5C, 0x203E: 0x7E, 0x2212: 0xFF0D})
 _EUC_JP_HANDLER = "indexer-euc-jp-encode"
-_PYTHON_ENCODER = {"euc_kr": "cp949", "big5": "big5hkscs", "windows-1252": "cp1252"}
-_UTF8_ENCODINGS = frozenset({"utf-8", "utf-16le", "utf-16be", "binary"})
+_REFERENCE_HANDLER = "indexer-url-reference"
+_PYTHON_ENCODER = {"euc_kr": "cp949", "big5": "big5hkscs"}
+
+
+def output_encoding(encoding: str) -> str:
+    """The URL standard's "get an output encoding": UTF-16 and unknown codecs become UTF-8.
+
+    Returns Python's canonical codec name (``cp932``, ``euc_jp``, ``cp1252``, ``utf-8``).
+    """
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return "utf-8"
+    return "utf-8" if name.startswith("utf-16") or name.startswith("utf-32") else name
+
+
+def _reference(char: str) -> bytes:
+    """An unencodable character as the URL standard writes it: ``%26%23N%3B``."""
+    return b"%%26%%23%d%%3B" % ord(char)
+
+
+def _reference_error(exc: UnicodeError) -> tuple[bytes, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return b"".join(_reference(c) for c in exc.object[exc.start : exc.end]), exc.end
 
 
 @cache
@@ -54,7 +82,7 @@ def _first_pointers(skip_nec_selected: bool) -> dict[str, int]:
 
 
 def _encode_shift_jis(text: str) -> bytes:
-    """WHATWG Shift_JIS encoder, unencodable characters as ``&#N;``."""
+    """WHATWG Shift_JIS encoder, unencodable characters as ``%26%23N%3B``."""
     table = _first_pointers(skip_nec_selected=True)
     out = bytearray()
     for char in text:
@@ -64,12 +92,13 @@ def _encode_shift_jis(text: str) -> bytes:
         elif char in table:
             out += jis_pointer_to_sjis(table[char])
         else:
-            out += b"&#%d;" % code
+            out += _reference(char)
     return bytes(out)
 
 
 def _euc_jp_encode_error(exc: UnicodeError) -> tuple[bytes, int]:
-    """Encoder error handler: what Python's euc_jp lacks, via the cp932 table, else ``&#N;``."""
+    """Encoder error handler: what Python's euc_jp lacks, via the cp932 table, else a
+    ``%26%23N%3B`` reference."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
     table = _first_pointers(skip_nec_selected=False)
@@ -77,31 +106,30 @@ def _euc_jp_encode_error(exc: UnicodeError) -> tuple[bytes, int]:
     for char in exc.object[exc.start : exc.end]:
         pointer = table.get(char)
         if pointer is None or pointer >= 94 * 94:
-            out += b"&#%d;" % ord(char)
+            out += _reference(char)
         else:
             out += bytes((0xA1 + pointer // 94, 0xA1 + pointer % 94))
     return bytes(out), exc.end
 
 
 codecs.register_error(_EUC_JP_HANDLER, _euc_jp_encode_error)
+codecs.register_error(_REFERENCE_HANDLER, _reference_error)
 
 
 def encode_query(query: str, encoding: str) -> bytes:
-    """Encode a URL query string in a page encoding (our codec names), WHATWG-style.
+    """Encode a URL query string in a page encoding (a Python codec name), WHATWG-style.
 
-    Unencodable characters become ``&#N;``; UTF-16 and unknown encodings give UTF-8.
+    Unencodable characters become ``%26%23N%3B``; UTF-16 and unknown encodings give
+    UTF-8 (:func:`output_encoding`). Example: ``encode_query("髙", "cp932") == b"\\xfb\\xfc"``.
     """
-    if encoding in ("cp932", "euc_jp", "iso2022_jp"):
+    encoding = output_encoding(encoding)
+    if encoding in ("cp932", "shift_jis", "euc_jp", "iso2022_jp"):
         query = query.translate(_JIS_ENCODER_PREP)
     if encoding == "euc_jp":
         return query.encode("euc_jp", _EUC_JP_HANDLER)
-    if encoding == "cp932":
+    if encoding in ("cp932", "shift_jis"):
         return _encode_shift_jis(query)
-    codec = "utf-8" if encoding in _UTF8_ENCODINGS else _PYTHON_ENCODER.get(encoding, encoding)
-    try:
-        return query.encode(codec, "xmlcharrefreplace")
-    except LookupError:
-        return query.encode("utf-8")
+    return query.encode(_PYTHON_ENCODER.get(encoding, encoding), _REFERENCE_HANDLER)
 
 
 def encode_for_url(url: str, encoding: str) -> str:

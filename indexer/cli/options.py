@@ -1,13 +1,25 @@
-"""Options and set-up shared by several commands: --config, verbosity, logging."""
+"""What the commands share: exit codes, options (--config, --data-dir, -v/-q, the Solr
+target --solr/--core/--collection), loading settings from them, logging."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
 from indexer.settings import LoadedSettings, load_settings
+
+
+class ExitCode(IntEnum):
+    """Process exit codes of every command (``main()`` maps errors to them)."""
+
+    OK = 0
+    FAILURE = 1  #: a runtime failure (Solr down, a file that cannot be written, …)
+    USAGE = 2  #: bad usage, configuration or state file; the message names it
+    GUARD = 3  #: refused by a safety guard (reindex's mass-delete guard)
+    INTERRUPTED = 130  #: stopped by SIGINT/SIGTERM (128 + 2, the shell's convention)
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -16,6 +28,19 @@ def add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, help="crawl state directory (crawl.data_dir)")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     p.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors")
+
+
+def add_solr_target(p: argparse.ArgumentParser) -> None:
+    """Add ``--solr URL``, ``--core NAME`` and ``--collection NAME`` (``solr.url``,
+    ``solr.core``, ``solr.collection``); read them back with :func:`solr_flags`."""
+    p.add_argument("--solr", help="Solr base URL (solr.url)")
+    p.add_argument("--core", help="core or collection (solr.core)")
+    p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+
+
+def solr_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings flags of :func:`add_solr_target`'s options (None: not given)."""
+    return {"solr.url": args.solr, "solr.core": args.core, "solr.collection": args.collection}
 
 
 def load_from_args(args: argparse.Namespace, flags: dict[str, Any]) -> LoadedSettings:

@@ -1,0 +1,185 @@
+"""Scheduling: which queued URL starts next, within politeness and the crawl's limits.
+
+The dispatcher keeps the set of hosts with queued URLs and, in a loop, claims a URL of
+every host whose politeness slot is free (:mod:`indexer.crawl.politeness`), within
+``fetch.concurrency`` in flight and the ``crawl.max_pages`` / ``max_pages_per_host``
+limits; each claimed URL is visited in its own task. It also admits new URLs: normalized,
+rewritten to the site's preferred origin, checked against the scope (:mod:`indexer.crawl.scope`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import Any
+
+from indexer.crawl.frontier import Claimed, Frontier
+from indexer.crawl.politeness import Politeness
+from indexer.crawl.scope import Scope, refusal
+from indexer.crawl.urls import SiteAliases, host_of, normalize_url
+from indexer.errors import InvalidURLError
+from indexer.pipeline.ledger import Ledger
+from indexer.report import RunStats
+from indexer.settings import Settings
+
+Visit = Callable[[Claimed], Coroutine[Any, Any, None]]
+
+
+class Dispatcher:
+    """Claims URLs when their host is ready and starts their visits.
+
+    Args:
+        settings: the run's settings (``crawl.*`` limits, ``fetch.concurrency``).
+        ledger: where refused URLs are recorded.
+        politeness: per-host slots; a claimed URL enters its host's slot here.
+        scope: the crawl's scope.
+        aliases: the sites' preferred origins.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        ledger: Ledger,
+        politeness: Politeness,
+        scope: Scope,
+        aliases: SiteAliases,
+    ) -> None:
+        self.settings = settings
+        self.ledger = ledger
+        self.frontier: Frontier = ledger.frontier
+        self.politeness = politeness
+        self.scope = scope
+        self.aliases = aliases
+        self.per_host: dict[str, int] = {}
+        self._fetched = 0
+        self._hosts: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def resume_counts(self) -> None:
+        """Count the pages this run fetched before (a resumed run keeps its limits)."""
+        self._fetched = self.frontier.fetched_in_run()
+        self.per_host = self.frontier.fetched_in_run_by_host()
+
+    def watch_queued_hosts(self) -> None:
+        """Take every host with queued URLs in the frontier as a candidate."""
+        self._hosts = set(self.frontier.hosts_with_queued())
+
+    # -- admission -------------------------------------------------------------------------
+
+    def enqueue(self, urls: Iterable[str], depth: int, from_seed: bool = False) -> None:
+        """Queue the URLs that are valid and admitted; record the others with their outcome."""
+        crawl = self.settings.crawl
+        entries: list[tuple[str, str, int]] = []
+        for raw in urls:
+            try:
+                url = normalize_url(raw, crawl.strip_params, crawl.max_url_length)
+                url = self.aliases.canonical(url)
+            except InvalidURLError as exc:
+                self.ledger.refuse(_printable(raw), "", depth, exc.outcome, str(exc)[:300])
+                continue
+            host = host_of(url)
+            refused = refusal(
+                url, depth, crawl, self.scope, self.frontier.query_variants, from_seed=from_seed
+            )
+            if refused is not None:
+                self.ledger.refuse(url, host, depth, *refused)
+                continue
+            entries.append((url, host, depth))
+        if entries and self.frontier.add(entries):
+            self._hosts.update(host for _, host, _ in entries)
+
+    # -- the loop --------------------------------------------------------------------------
+
+    async def run(
+        self,
+        visit: Visit,
+        ready: Callable[[], Awaitable[None]],
+        stop: asyncio.Event,
+        on_progress: Callable[[RunStats, int], None] | None,
+    ) -> None:
+        """Start visits until nothing is queued or due, or ``stop`` is set; then wait for
+        the visits in flight.
+
+        Args:
+            visit: runs one claimed URL (its host's politeness slot is left by it).
+            ready: returns when the index accepts documents again (back-pressure).
+            stop: set to end the run after the pages in flight.
+            on_progress: called about once a second with the stats and the queue length.
+        """
+        last_progress = 0.0
+        while not stop.is_set():
+            await ready()
+            wait = self._launch(visit)
+            if not self._tasks and wait is None:
+                break
+            if time.monotonic() - last_progress >= 1.0 and on_progress:
+                on_progress(self.ledger.stats, self.frontier.queued_count())
+                last_progress = time.monotonic()
+            timeout = 1.0 if wait is None else min(max(wait, 0.005), 1.0)
+            if self._tasks:
+                await asyncio.wait(
+                    self._tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+            else:
+                await asyncio.sleep(timeout)
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _launch(self, visit: Visit) -> float | None:
+        """Start every URL whose host is ready; return seconds until the next may be, or None
+        when nothing is queued at all."""
+        now_m, now = time.monotonic(), time.time()
+        soonest: float | None = None
+        for host in sorted(self._hosts):
+            if len(self._tasks) >= self.settings.fetch.concurrency or self._limit_reached():
+                return 1.0 if self._tasks else None
+            if self._host_limit_reached(host):
+                self._hosts.discard(host)
+                continue
+            ready = self.politeness.ready_at(host)
+            if ready is None or ready > now_m:
+                if not self._tasks and self.frontier.next_due(host) is None:
+                    self._hosts.discard(host)  # nothing left: do not wait for its next slot
+                    continue
+                soonest = _min(soonest, 0.05 if ready is None else ready - now_m)
+                continue
+            claimed = self.frontier.claim(host, now)
+            if claimed is None:
+                due = self.frontier.next_due(host)
+                if due is None:
+                    self._hosts.discard(host)
+                else:
+                    soonest = _min(soonest, due - now)
+                continue
+            self._start(claimed, visit)
+            soonest = 0.0
+        if soonest is None and self._tasks:
+            soonest = 1.0
+        return soonest
+
+    def _limit_reached(self) -> bool:
+        limit = self.settings.crawl.max_pages
+        return limit is not None and self._fetched >= limit
+
+    def _host_limit_reached(self, host: str) -> bool:
+        limit = self.settings.crawl.max_pages_per_host
+        return limit is not None and self.per_host.get(host, 0) >= limit
+
+    def _start(self, claimed: Claimed, visit: Visit) -> None:
+        if claimed.attempts == 0:
+            self._fetched += 1
+            self.per_host[claimed.host] = self.per_host.get(claimed.host, 0) + 1
+        self.politeness.enter(claimed.host)
+        task = asyncio.create_task(visit(claimed))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _printable(raw: str) -> str:
+    """A bad URL as it can be stored and reported: at most 2048 characters, valid UTF-8."""
+    return raw[:2048].encode("utf-8", "replace").decode("utf-8")
+
+
+def _min(a: float | None, b: float) -> float:
+    return b if a is None else min(a, b)

@@ -1,0 +1,308 @@
+"""One URL's visit: robots.txt, fetch, decode and extract off the loop, then the verdict.
+
+1. robots.txt is asked (:mod:`indexer.crawl.robots`); an unavailable one defers the URL,
+   a disallowing one ends it; the host's sitemaps are read once per origin and run.
+2. :mod:`indexer.crawl.fetch` downloads it (each redirect hop re-checked against the scope
+   and robots.txt; conditional GET with the stored validators unless the document left
+   the index). A retryable failure is scheduled again (:func:`indexer.crawl.retry.decide`);
+   a 404/410 deletes an indexed copy.
+3. The page is decoded and extracted in the process pool
+   (:func:`indexer.pipeline.page.process_page`) and judged (:func:`indexer.pipeline.verdict.judge`);
+   this module gathers the facts the verdict needs and carries it out.
+
+A bug while visiting ends the URL as ``internal-error``; it never ends the crawl.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from indexer.crawl.fetch import Fetcher, Validators
+from indexer.crawl.frontier import Claimed, Frontier
+from indexer.crawl.politeness import Politeness
+from indexer.crawl.retry import RetryPolicy, decide
+from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
+from indexer.crawl.scope import Scope
+from indexer.crawl.sitemaps import SitemapReader
+from indexer.crawl.urls import SiteAliases, host_of, normalize_url, origin_of
+from indexer.errors import FetchError, InvalidURLError, PermanentFetchError, RetryableFetchError
+from indexer.extract import SiteRule
+from indexer.index.document import build_document, content_hash
+from indexer.index.sink import DocumentSink
+from indexer.models import FetchResult
+from indexer.outcomes import Effect, Outcome, info
+from indexer.pipeline.learning import SiteLearning
+from indexer.pipeline.ledger import Ledger
+from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.verdict import Facts, ReindexPolicy, Verdict, judge
+from indexer.settings import Settings
+
+log = logging.getLogger(__name__)
+
+Enqueue = Callable[[Iterable[str], int], None]
+
+
+@dataclass(frozen=True)
+class Clients:
+    """The run's clients, built once the HTTP session and the process pool are open."""
+
+    fetcher: Fetcher
+    robots: RobotsCache
+    sitemaps: SitemapReader
+    pool: ProcessPoolExecutor
+
+
+@dataclass
+class Visitor:
+    """Visits claimed URLs (see the module docstring).
+
+    Attributes:
+        settings: the run's settings.
+        ledger: where outcomes go.
+        politeness: per-host slots; a visit leaves its host's slot when it ends.
+        scope: the crawl's scope (redirect hops, canonical URLs, sitemap URLs).
+        aliases: the sites' preferred origins; redirects teach them.
+        sink: where documents and deletes go.
+        rules: site rules for extraction.
+        retry: the retry limits.
+        reindex: the reindex policy, or None in an ordinary crawl.
+        enqueue: ``(urls, depth)`` queues discovered URLs.
+        clients: the HTTP, robots.txt and sitemap clients and the process pool.
+        learning: template learning and explanations (:mod:`indexer.pipeline.learning`),
+            or None.
+    """
+
+    settings: Settings
+    ledger: Ledger
+    politeness: Politeness
+    scope: Scope
+    aliases: SiteAliases
+    sink: DocumentSink
+    rules: Sequence[SiteRule]
+    retry: RetryPolicy
+    reindex: ReindexPolicy | None
+    enqueue: Enqueue
+    clients: Clients
+    learning: SiteLearning | None = None
+    _sitemap_origins: set[str] = field(default_factory=set)
+
+    @property
+    def frontier(self) -> Frontier:
+        """The run's frontier."""
+        return self.ledger.frontier
+
+    async def visit(self, claimed: Claimed) -> None:
+        """Visit one claimed URL; its outcome is recorded, whatever happens.
+
+        Cancellation releases the URL back to the queue (a stopped run resumes it).
+        """
+        try:
+            await self._visit(claimed)
+        except asyncio.CancelledError:
+            self.frontier.release(claimed.url)
+            raise
+        except Exception as exc:  # a bug must not end the crawl: record it against the URL
+            log.exception("unexpected error on %s", claimed.url)
+            reason = f"internal error: {exc!r}"[:300]
+            self.ledger.finish(claimed.url, Outcome.INTERNAL_ERROR, reason)
+        finally:
+            self.politeness.leave(claimed.host)
+
+    def _in_index(self, url: str) -> bool:
+        return self.reindex is None or self.reindex.in_index(url)
+
+    def _validators(self, claimed: Claimed) -> Validators:
+        """Stored validators for a conditional GET, unless the document left the index."""
+        if not self._in_index(claimed.url):
+            return Validators()
+        return Validators(claimed.etag, claimed.last_modified)
+
+    async def _visit(self, claimed: Claimed) -> None:
+        url, robots = claimed.url, self.clients.robots
+        if not await self._robots_allow(claimed):
+            return
+        try:
+            fetched = await self.clients.fetcher.fetch(
+                url,
+                self._validators(claimed),
+                check_hop=lambda target: self._check_hop(url, target, robots),
+                before_request=lambda u: self.politeness.turn(host_of(u)),
+            )
+        except RetryableFetchError as exc:
+            self.ledger.stats.fetched += 1
+            self._retry(claimed, exc)
+            return
+        except FetchError as exc:
+            self.ledger.stats.fetched += 1
+            self._failed(claimed, exc)
+            return
+        self.ledger.stats.fetched += 1
+        fetched = dataclasses.replace(fetched, depth=claimed.depth)
+        if fetched.status == 304:
+            self.ledger.finish(url, Outcome.NOT_MODIFIED, "", reached=True)
+            return
+        await self._page(claimed, fetched)
+
+    async def _page(self, claimed: Claimed, fetched: FetchResult) -> None:
+        """Decode and extract off the loop, judge, carry the verdict out."""
+        page: ProcessedPage = await asyncio.get_running_loop().run_in_executor(
+            self.clients.pool,
+            process_page,
+            fetched.body,
+            fetched.content_type,
+            fetched.final_url,
+            self.rules,
+            self.settings.crawl.max_links_per_page,
+            *(self.learning.page_args(claimed.host) if self.learning else ()),
+        )
+        facts = self._facts(claimed, fetched, page)
+        skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
+        verdict = judge(
+            facts, obey_noindex=self.settings.crawl.obey_noindex, skip_unchanged=skip_unchanged
+        )
+        self._apply(claimed, fetched, facts, verdict)
+
+    async def _robots_allow(self, claimed: Claimed) -> bool:
+        """Whether robots.txt allows the URL; an unavailable robots.txt defers it."""
+        url, host, robots = claimed.url, claimed.host, self.clients.robots
+        if not robots.is_cached(url):
+            await self.politeness.turn(host)
+        allowed, reason = await robots.allowed(url)
+        self.politeness.set_crawl_delay(host, await robots.crawl_delay(url))
+        retry_at = robots.unavailable_until(url)
+        if retry_at is not None and claimed.attempts + 1 < self.settings.fetch.max_attempts:
+            self.ledger.stats.retries[Outcome.ROBOTS_UNAVAILABLE] += 1
+            self.frontier.retry_later(url, retry_at, reason)
+            return False
+        if not allowed:
+            failure = robots.failure(url)
+            if failure in NETWORK_FAILURES:
+                self.ledger.finish(url, failure, f"host unreachable: {reason}")
+            else:
+                self.ledger.finish(url, Outcome.ROBOTS_DISALLOWED, reason)
+            return False
+        await self._discover_sitemaps(url)
+        return True
+
+    async def _discover_sitemaps(self, url: str) -> None:
+        """Queue the URLs of the host's sitemaps, once per origin and run (depth 1)."""
+        origin = origin_of(url)
+        if not self.settings.crawl.sitemaps or origin in self._sitemap_origins:
+            return
+        self._sitemap_origins.add(origin)
+        listed = await self.clients.robots.sitemaps(url)
+        pages = self.clients.sitemaps.page_urls(
+            origin, listed, self.scope.allows, lambda u: self.politeness.turn(host_of(u))
+        )
+        async for batch in pages:
+            self.enqueue(batch, 1)
+
+    async def _check_hop(self, first: str, target: str, robots: RobotsCache) -> None:
+        if not self.scope.allows(target):
+            raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
+        allowed, reason = await robots.allowed(target)
+        if robots.unavailable_until(target) is not None:  # its host is down: try again later
+            raise RetryableFetchError(
+                first, Outcome.ROBOTS_UNAVAILABLE, f"redirect to {target}: {reason}"
+            )
+        if not allowed:
+            raise PermanentFetchError(
+                first, Outcome.ROBOTS_DISALLOWED, f"redirect to {target}: {reason}"
+            )
+
+    def _retry(self, claimed: Claimed, exc: RetryableFetchError) -> None:
+        if exc.retry_after is not None:
+            self.politeness.slow_down(
+                claimed.host, min(exc.retry_after, self.settings.fetch.retry_after_cap)
+            )
+        decision = decide(claimed.attempts + 1, exc.retry_after, self.retry)
+        if decision.delay is None:
+            outcome = decision.outcome or exc.outcome  # no retry allowed: the failure itself
+            self.ledger.finish(claimed.url, outcome, f"{exc.outcome}: {exc.reason}")
+            return
+        self.ledger.stats.retries[exc.outcome] += 1
+        self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
+
+    def _failed(self, claimed: Claimed, exc: FetchError) -> None:
+        self.ledger.finish(claimed.url, exc.outcome, exc.reason)
+        if info(exc.outcome).effect is Effect.DELETE_NOW and claimed.content_hash is not None:
+            self.sink.delete(claimed.url)
+
+    # -- the page's verdict ------------------------------------------------------------------
+
+    def _facts(self, claimed: Claimed, fetched: FetchResult, page: ProcessedPage) -> Facts:
+        """What :func:`judge` needs to know, asked of the frontier and the scope."""
+        doc, url, final = page.extracted, claimed.url, fetched.final_url
+        digest = twin = None
+        if doc is not None and doc.text.strip():
+            digest = content_hash(doc)
+            twin = self.frontier.same_content(digest, claimed.host, url)
+        return Facts(
+            url=url,
+            final_url=final,
+            x_robots_tag=fetched.headers.get("x-robots-tag", ""),
+            page=page,
+            stored_hash=claimed.content_hash,
+            in_index=self._in_index(url),
+            canonical=None if doc is None else self._canonical(doc.canonical_url),
+            digest=digest,
+            twin=twin,
+            final_reached=final != url and self.frontier.reached_now(final),
+        )
+
+    def _canonical(self, canonical: str | None) -> str | None:
+        """The normalized ``rel=canonical`` URL when it is valid and in scope, else None."""
+        if not canonical:
+            return None
+        try:
+            target = normalize_url(canonical, self.settings.crawl.strip_params)
+        except InvalidURLError:
+            return None
+        return target if self.scope.allows(target) else None
+
+    def _apply(
+        self, claimed: Claimed, fetched: FetchResult, facts: Facts, verdict: Verdict
+    ) -> None:
+        """Carry out a verdict: queue links, learn aliases, send or delete, record."""
+        url, final, doc = claimed.url, fetched.final_url, facts.page.extracted
+        if verdict.follow and doc is not None:
+            self.enqueue(doc.outlinks, claimed.depth + 1)
+        if verdict.queue is not None:
+            self.enqueue([verdict.queue], claimed.depth)
+        if verdict.alias:
+            self.aliases.learn(url, final)
+        fields: dict[str, str | None] = {}
+        if verdict.index:
+            fields = self._send(claimed, fetched, facts)
+            if self.learning is not None and facts.digest is not None:
+                self.learning.indexed(
+                    url, claimed.host, fetched, facts.page, facts.digest, verdict.reason
+                )
+        self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached, **fields)
+        if verdict.delete:
+            self.sink.delete(final)
+
+    def _send(self, claimed: Claimed, fetched: FetchResult, facts: Facts) -> dict[str, str | None]:
+        """Send the page's document to the sink; return the fields to store with the URL."""
+        url, final, doc, digest = claimed.url, fetched.final_url, facts.page.extracted, facts.digest
+        if doc is None or digest is None:
+            raise AssertionError("an indexed verdict without main content")
+        if final != url:
+            reason = f"reached by redirect from {url}"
+            self.frontier.record_reached(final, host_of(final), claimed.depth, reason)
+        solr_doc = build_document(
+            fetched, facts.page.decoded, doc, run=self.frontier.run, digest=digest
+        )
+        update = claimed.content_hash is not None and self._in_index(url)
+        self.sink.add(solr_doc, doc.text, update=update)
+        return {
+            "content_hash": digest,
+            "etag": fetched.headers.get("etag"),
+            "last_modified": fetched.headers.get("last-modified"),
+        }

@@ -1,0 +1,61 @@
+"""Validated field types of the settings: regular expressions and CSS selectors that are
+checked when settings load, and tables that stay read-only once loaded.
+
+A bad value raises ``ValueError`` inside pydantic's validation, which
+:func:`indexer.settings.load_settings` turns into a ``ConfigError`` naming the item
+(``crawl.include[0]``, ``extract.rules[0].include[1]``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, PlainSerializer, SecretStr
+
+
+def _regex(value: str) -> str:
+    """A valid Python regular expression (``re`` syntax), else ValueError."""
+    try:
+        re.compile(value)
+    except re.error as exc:
+        raise ValueError(f"invalid regular expression: {exc}") from None
+    return value
+
+
+def _freeze(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only view of a table (nested tables too): frozen settings stay frozen."""
+    return MappingProxyType(
+        {k: _freeze(v) if isinstance(v, Mapping) else v for k, v in value.items()}
+    )
+
+
+def _thaw(value: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: _thaw(v) if isinstance(v, Mapping) else v for k, v in value.items()}
+
+
+def _css(value: str) -> str:
+    """A valid CSS selector (Selectors Level 3 as cssselect reads it), else ValueError."""
+    from lxml.cssselect import CSSSelector, SelectorError  # only when site rules are set
+
+    try:
+        CSSSelector(value)
+    except SelectorError as exc:
+        raise ValueError(f"bad CSS selector {value!r}: {exc}") from None
+    return value
+
+
+def _one_or_more(value: object) -> object:
+    return (value,) if isinstance(value, str) else value
+
+
+Regex = Annotated[str, AfterValidator(_regex)]
+Selectors = Annotated[
+    tuple[Annotated[str, AfterValidator(_css)], ...], BeforeValidator(_one_or_more)
+]
+Headers = Annotated[Mapping[str, str], AfterValidator(_freeze), PlainSerializer(_thaw)]
+Credentials = Annotated[
+    Mapping[str, Mapping[str, SecretStr]], AfterValidator(_freeze), PlainSerializer(_thaw)
+]
