@@ -25,7 +25,13 @@ a system keeps it when it occurs in its output for the page, at word boundaries.
 Done when, per site: learned rep% ≤ trafilatura's, learned unique ≥ 95 % of
 trafilatura's and ≥ 99 % of chain's. Exit status 1 when a site misses one.
 
-Usage: ``python scripts/eval_site.py [--site NAME]... [--max-pages N] [--check]``
+Sites: the bundled sample site and Debian's HTML manuals (``postgresql-doc-15``,
+``python3.11-doc``, ``debian-reference-ja`` via ``debian-reference-common``,
+``maint-guide-ja``; a site not installed is skipped). Each crawl stops after
+``--max-pages`` (150) pages: a sample of the two big manuals (530 and 1169 pages), taken
+in the crawler's breadth-first order, to save CPU.
+
+Usage: ``python scripts/eval_site.py [--site NAME]... [--max-pages N]``
 """
 
 from __future__ import annotations
