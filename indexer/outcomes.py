@@ -171,13 +171,13 @@ def _http_code(outcome: str) -> int | None:
 def info(outcome: str) -> OutcomeInfo:
     """The table row of a stored outcome, ``http-<code>`` included.
 
-    HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` (404 with
-    grace, since a broken deploy answers 404 too; 410 "Gone" at once), other 4xx are
-    ``failure`` (kept: a 401/403 is a permission change, not a deletion), 5xx are
-    ``network``-like failures of the server (kept).
+    HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` and an
+    indexed copy is deleted at once (each has its own row, so 404 can get a grace, since a
+    broken deploy answers 404 too), other 4xx are ``failure`` (kept: a 401/403 is a
+    permission change, not a deletion), 5xx are ``failure`` of the server (kept).
 
     Raises:
-        KeyError: ``outcome`` is neither a member nor ``http-<code>``.
+        ValueError: ``outcome`` is neither a member nor ``http-<code>``.
     """
     code = _http_code(outcome)
     if code is not None:
@@ -197,7 +197,7 @@ def is_known(outcome: str) -> bool:
 
 
 def classify(outcome: str) -> OutcomeClass:
-    """The class of a stored outcome (see :func:`info`); raises ``KeyError`` if unknown."""
+    """The class of a stored outcome (see :func:`info`); raises ``ValueError`` if unknown."""
     return info(outcome).klass
 
 
