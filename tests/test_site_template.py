@@ -168,3 +168,18 @@ def test_the_raw_page_store_is_bounded_in_bytes() -> None:
     assert [p.url for p in store.take("a")] == ["http://127.0.0.1/1"]
     assert store.size == 100 and store.hosts() == ["b"]
     assert store.put("a", stored("http://127.0.0.1/3", 100))  # room again
+
+
+def test_state_without_the_extraction_tables_reads_as_empty(tmp_path: Path) -> None:
+    import sqlite3
+
+    from indexer.crawl.extract_state import ExtractState
+
+    db = sqlite3.connect(tmp_path / "old.sqlite3", isolation_level=None)
+    view = ExtractState(db, read_only=True)  # an older frontier: no tables, nothing created
+    assert view.explanation("http://127.0.0.1/") is None
+    assert view.load_template_stats("127.0.0.1") is None
+    state = ExtractState(db)  # opened for writing: the tables are added
+    state.save_explanation("http://127.0.0.1/", 1, '{"action": "kept"}')
+    assert view.explanation("http://127.0.0.1/") == '{"action": "kept"}'
+    db.close()
