@@ -94,6 +94,24 @@ class ExtractError(IndexerError):
     """A page could not be parsed for its main content."""
 
 
+class DocumentError(ExtractError):
+    """A document (PDF, Office, text) that cannot be indexed, with the outcome it ends as.
+
+    Attributes:
+        outcome: an :class:`indexer.outcomes.Outcome` value: ``parse-error``,
+            ``too-large-unpacked``, ``encrypted`` or ``no-text``.
+        reason: one line for the report.
+    """
+
+    def __init__(self, outcome: str, reason: str) -> None:
+        super().__init__(f"{outcome}: {reason}")
+        self.outcome = outcome
+        self.reason = reason[:300]
+
+    def __reduce__(self) -> tuple[type[DocumentError], tuple[str, str]]:
+        return (DocumentError, (self.outcome, self.reason))
+
+
 class CrawlLockedError(IndexerError):
     """Another crawl holds the lock on the data directory."""
 

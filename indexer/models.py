@@ -41,7 +41,8 @@ class DecodedText:
         text: the decoded text (no BOM).
         encoding: Python codec name (``cp932``, ``euc_jp``, ``iso2022_jp``, ``utf-8``,
             ``utf-16le``, ``utf-16be``, ``windows-1252``, …) or ``binary``.
-        source: ``bom``, ``header``, ``meta``, ``xml``, ``sniff``, ``detected`` or ``default``.
+        source: ``bom``, ``header``, ``meta``, ``xml``, ``sniff``, ``detected``, ``guess``
+            (detected on thin evidence: unsure) or ``default``; ``""`` for binary formats.
         replacements: number of U+FFFD characters the decode produced.
         hints: declarations seen but not trusted, e.g. ``("header:iso-8859-1",)``.
     """
@@ -68,6 +69,10 @@ class ExtractedDoc:
         published, modified: ISO 8601 dates or None.
         outlinks: absolute URLs to follow (nofollow links excluded).
         robots: meta robots directives, lower-case (``noindex``, ``nofollow``, …).
+        format: the format id (:mod:`indexer.formats`), ``html`` for pages.
+        created: ISO 8601 creation date of a document, or None.
+        page_count: pages (PDF, slides, sheets) of a document, or None.
+        note: what was left out (``text of the first 2000 of 3000 pages``), or ``""``.
     """
 
     title: str
@@ -83,3 +88,7 @@ class ExtractedDoc:
     canonical_url: str | None = None
     outlinks: list[str] = field(default_factory=list)
     robots: frozenset[str] = frozenset()
+    format: str = "html"
+    created: str | None = None
+    page_count: int | None = None
+    note: str = ""

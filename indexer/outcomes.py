@@ -71,6 +71,12 @@ class Outcome(StrEnum):
     EXTRACT_ERROR = "extract-error"
     INTERNAL_ERROR = "internal-error"
     INDEX_REJECTED = "index-rejected"
+    UNSUPPORTED_FORMAT = "unsupported-format"
+    PARSE_ERROR = "parse-error"
+    PARSE_TIMEOUT = "parse-timeout"
+    TOO_LARGE_UNPACKED = "too-large-unpacked"
+    ENCRYPTED = "encrypted"
+    NO_TEXT = "no-text"
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,22 @@ TABLE: dict[Outcome, OutcomeInfo] = {
         _F, _KEEP, "a bug of ours while handling the URL (please report it)"
     ),
     Outcome.INDEX_REJECTED: OutcomeInfo(_F, _KEEP, "Solr rejected the document as bad (400)"),
+    Outcome.UNSUPPORTED_FORMAT: OutcomeInfo(
+        _S, _KEEP, "a format of crawl.formats whose parser this build lacks"
+    ),
+    Outcome.PARSE_ERROR: OutcomeInfo(
+        _F, _KEEP, "the document's parser failed (truncated, malformed); retried next run"
+    ),
+    Outcome.PARSE_TIMEOUT: OutcomeInfo(
+        _F, _KEEP, "parsing took longer than extract.document_timeout; retried next run"
+    ),
+    Outcome.TOO_LARGE_UNPACKED: OutcomeInfo(
+        _S, _KEEP, "a package unpacks past extract.max_unpacked_bytes (zip bomb)"
+    ),
+    Outcome.ENCRYPTED: OutcomeInfo(_S, _GRACE, "a password-protected PDF or Office file"),
+    Outcome.NO_TEXT: OutcomeInfo(
+        _S, _GRACE, "a document without a text layer (a scan; OCR is out of scope)"
+    ),
 }
 
 _VALUES = frozenset(member.value for member in Outcome)

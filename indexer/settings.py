@@ -37,7 +37,8 @@ from pydantic import (
 )
 
 from indexer.errors import ConfigError
-from indexer.settings_fields import Credentials, Headers, Regex, Selectors
+from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
+from indexer.settings_template import TemplateSettings
 
 ENV_PREFIX = "INDEXER_"
 _USERINFO = re.compile(r"^([a-z][a-z0-9+.-]*://)?([^:/@\s]+):[^/\s]*@", re.I)
@@ -93,6 +94,9 @@ class CrawlSettings(_Section):
         True, description="Keep pages with meta robots / X-Robots-Tag noindex out of the index."
     )
     resume: bool = Field(False, description="Continue the stored crawl instead of restarting.")
+    formats: FormatIds = Field(
+        ALL_FORMATS, description="Format ids indexed (see README); others are wrong-type."
+    )
 
 
 class FetchSettings(_Section):
@@ -104,9 +108,10 @@ class FetchSettings(_Section):
     concurrency: int = Field(32, ge=1, description="Requests in flight in total.")
     timeout: float = Field(30.0, gt=0, description="Total time per request (s).")
     connect_timeout: float = Field(10.0, gt=0, description="Connect timeout (s).")
-    max_body_bytes: int = Field(10 * 1024 * 1024, ge=1024, description="Body cap (bytes).")
+    max_body_bytes: int = Field(10 << 20, ge=1024, description="HTML page body cap (bytes).")
+    max_document_bytes: int = Field(100 << 20, ge=1024, description="Document body cap (bytes).")
     content_types: tuple[str, ...] = Field(
-        ("text/html", "application/xhtml+xml"), description="Media types fetched for indexing."
+        (), description="Declared media types fetched (before the body is read); empty: any."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
@@ -225,19 +230,19 @@ class SiteRule(_Section):
             raise ConfigError(str(err["loc"][0]), err["msg"]) from None
 
 
-class ExtractSettings(_Section):
+class ExtractSettings(TemplateSettings, _Section):
     """Main-content extraction (``extract.*``)."""
 
     workers: int = Field(0, ge=0, description="Extraction processes; 0 means one per core.")
-    rules: tuple[SiteRule, ...] = Field(
-        (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
+    rules: tuple[SiteRule, ...] = Field((), description="Site rules (url_pattern, CSS).")
+    document_timeout: float = Field(60.0, gt=0, description="Wall time per document (s).")
+    worker_memory: int = Field(
+        1 << 30, ge=64 << 20, description="Address-space limit per document worker (bytes)."
     )
-    templates: bool = Field(True, description="Learn each host's template and drop it.")
-    template_share: float = Field(0.3, gt=0, le=1, description="Share of pages for template.")
-    template_min_pages: int = Field(6, ge=2, description="Pages before a template is used.")
-    template_settle_pages: int = Field(50, ge=2, description="First pages re-extracted.")
-    raw_store_bytes: int = Field(2**25, ge=0, description="Raw page store for re-extraction.")
-    explain: bool = Field(True, description="Store why each block was kept or dropped.")
+    max_unpacked_bytes: int = Field(
+        512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
+    )
+    max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
 
 
 class ReindexSettings(_Section):

@@ -1,5 +1,5 @@
-"""Validated field types of the settings: regular expressions and CSS selectors that are
-checked when settings load, and tables that stay read-only once loaded.
+"""Validated field types of the settings: regular expressions, CSS selectors and format ids
+that are checked when settings load, and tables that stay read-only once loaded.
 
 A bad value raises ``ValueError`` inside pydantic's validation, which
 :func:`indexer.settings.load_settings` turns into a ``ConfigError`` naming the item
@@ -14,6 +14,8 @@ from types import MappingProxyType
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, PlainSerializer, SecretStr
+
+from indexer import formats as format_ids
 
 
 def _regex(value: str) -> str:
@@ -47,11 +49,21 @@ def _css(value: str) -> str:
     return value
 
 
+def _format_id(value: str) -> str:
+    """A format id of :data:`indexer.formats.ALL`, else ValueError."""
+    if value not in format_ids.ALL:
+        raise ValueError(f"unknown format {value!r} (known: {', '.join(format_ids.ALL)})")
+    return value
+
+
 def _one_or_more(value: object) -> object:
     return (value,) if isinstance(value, str) else value
 
 
 Regex = Annotated[str, AfterValidator(_regex)]
+#: Every format id: the default of ``crawl.formats``.
+ALL_FORMATS = format_ids.ALL
+FormatIds = tuple[Annotated[str, AfterValidator(_format_id)], ...]
 Selectors = Annotated[
     tuple[Annotated[str, AfterValidator(_css)], ...], BeforeValidator(_one_or_more)
 ]

@@ -65,7 +65,11 @@ def test_a_bug_while_visiting_is_internal_error_not_extract_error(tmp_path: Path
             reindex=None,
             enqueue=lambda urls, depth: None,
             clients=Clients(
-                cast(Any, BuggyFetcher()), cast(Any, AllowAll()), cast(Any, None), cast(Any, None)
+                cast(Any, BuggyFetcher()),
+                cast(Any, AllowAll()),
+                cast(Any, None),
+                cast(Any, None),
+                cast(Any, None),
             ),
         )
         politeness.enter(HOST)

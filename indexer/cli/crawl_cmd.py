@@ -43,6 +43,7 @@ FLAG_KEYS = {
     "allow_host": "crawl.allow_hosts",
     "resume": "crawl.resume",
     "obey_noindex": "crawl.obey_noindex",
+    "formats": "crawl.formats",
 }
 
 
@@ -81,8 +82,18 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="index pages even when they ask not to be (crawl.obey_noindex)",
     )
+    _add_formats(p)
     p.add_argument("--summary-json", type=Path, help="write the closing summary as JSON here")
     p.set_defaults(func=run)
+
+
+def _add_formats(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--formats",
+        type=lambda v: tuple(f.strip() for f in v.split(",") if f.strip()),
+        help="format ids indexed, comma-separated: html,pdf,docx,xlsx,pptx,text,csv "
+        "(crawl.formats; default all)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

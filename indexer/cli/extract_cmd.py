@@ -1,14 +1,21 @@
-"""``indexer extract FILE...``: decode and extract saved pages, one JSON line per file.
+"""``indexer extract FILE...``: decode and extract saved pages and documents, one JSON line
+per file.
+
+The format is decided as in a crawl (:func:`indexer.extract.formats.sniff.decide`, from the
+bytes, ``--content-type`` and the file name); documents are parsed in a document worker with
+the ``extract.*`` limits, so a hostile file ends with the outcome a crawl would give it.
 
 With ``--site DIR`` (every ``*.html``/``*.htm`` under DIR) or ``--learn`` (the FILEs
 themselves) the pages are taken for one site's: its template is learnt from them first
-(:mod:`indexer.extract.template`) and then left out of each FILE's text. Otherwise the
-per-page chain alone decides. ``--explain`` prints why each block was kept or dropped.
+(:mod:`indexer.extract.template`) and then left out of each page's text; otherwise the
+per-page chain alone decides. ``--explain`` prints why each block of a page was kept or
+dropped, one JSON line per block.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -16,15 +23,20 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from indexer.cli.options import load_from_args
 from indexer.encoding import decode_body
-from indexer.errors import IndexerError
+from indexer.errors import DocumentError, IndexerError
 from indexer.extract import extract_page
+from indexer.extract.formats.sniff import decide
 from indexer.extract.template import (
     NO_TEMPLATE,
     MemoryTemplateStore,
     SiteTemplate,
     TemplateLearner,
 )
+from indexer.models import DecodedText, ExtractedDoc
+from indexer.pipeline.documents import document_workers
+from indexer.pipeline.docworkers import DocumentWorkers, Job
 
 _SITE = "site"  # the one host of the pages given
 
@@ -33,14 +45,16 @@ def add_parser(subparsers: Any) -> None:
     """Register ``extract`` on the top-level sub-parsers."""
     parser = subparsers.add_parser(
         "extract",
-        help="extract title, main text and metadata from saved HTML files",
-        description="Print one JSON line per FILE with the extracted document "
-        "(or an 'error' field when the file cannot be read or parsed); with --explain, "
-        'one JSON line per block: {"action": "kept|dropped", "reason", "path", "text"}.',
+        help="extract title, main text and metadata from saved pages and documents",
+        description="Print one JSON line per FILE (HTML, PDF, DOCX, XLSX, PPTX, text, CSV) "
+        "with the extracted document, or 'outcome' and 'error' fields when it is not "
+        "indexable (wrong-type, parse-error, encrypted, no-text, …); with --explain, one "
+        'JSON line per block of a page: {"action": "kept|dropped", "reason", "path", "text"}.',
     )
+    parser.add_argument("--config", type=Path, help="TOML settings file (extract.* limits)")
     parser.add_argument("--url", default=None, help="page URL (default: the file's file: URL)")
     parser.add_argument(
-        "--content-type", default=None, help="Content-Type header value, for its charset"
+        "--content-type", default=None, help="Content-Type header value (type and charset)"
     )
     parser.add_argument(
         "--explain", action="store_true", help="print why each block was kept or dropped"
@@ -62,7 +76,7 @@ def _site_pages(directory: Path) -> Iterator[Path]:
 
 
 def learn_template(paths: Iterable[Path], content_type: str | None = None) -> SiteTemplate:
-    """The template of the site whose pages are ``paths`` (unreadable files are skipped).
+    """The template of the site whose HTML pages are ``paths`` (unreadable files skipped).
 
     Returns:
         the template (not ``known`` when too few pages to tell, see
@@ -79,53 +93,94 @@ def learn_template(paths: Iterable[Path], content_type: str | None = None) -> Si
     return learner.template(_SITE)
 
 
-def extract_file(
+def _record(path: Path, decoded: DecodedText, doc: ExtractedDoc) -> dict[str, Any]:
+    record: dict[str, Any] = {"file": str(path), "encoding": decoded.encoding or None}
+    record["encoding_source"] = decoded.source or None
+    record.update(asdict(doc))
+    record["robots"] = sorted(doc.robots)
+    return record
+
+
+async def extract_file(
     path: Path,
     url: str | None,
     content_type: str | None,
+    workers: DocumentWorkers,
+    formats: tuple[str, ...],
     template: SiteTemplate = NO_TEMPLATE,
     explain: bool = False,
 ) -> dict[str, Any]:
-    """Read, decode and extract one file; return the JSON-ready record.
+    """Read one file, decide its format, parse it; return the JSON-ready record.
 
     The record has the :class:`~indexer.models.ExtractedDoc` fields (``robots`` as a
-    sorted list) plus ``file`` and ``encoding`` (and ``decisions`` with ``explain``);
-    on failure ``file`` and ``error``.
+    sorted list) plus ``file``, ``encoding`` and ``encoding_source``; when the file is
+    not indexable, ``file``, ``outcome`` and ``error``. An HTML page is extracted with
+    ``template``; with ``explain`` its record also has ``decisions``.
     """
     page_url = url or path.resolve().as_uri()
     try:
         body = path.read_bytes()
+    except OSError as exc:
+        return {"file": str(path), "outcome": "error", "error": f"{type(exc).__name__}: {exc}"}
+    verdict = decide(body, content_type, page_url, formats)
+    if verdict.format is None:
+        return {"file": str(path), "outcome": verdict.outcome, "error": verdict.reason}
+    if verdict.format == "html":
+        return _html_record(path, body, content_type, page_url, template, explain)
+    answer = await workers.parse(Job(verdict.format, body, page_url, content_type))
+    if isinstance(answer, DocumentError):
+        return {"file": str(path), "outcome": answer.outcome, "error": answer.reason}
+    return _record(path, answer.decoded, answer.extracted)
+
+
+def _html_record(
+    path: Path,
+    body: bytes,
+    content_type: str | None,
+    url: str,
+    template: SiteTemplate,
+    explain: bool,
+) -> dict[str, Any]:
+    try:
         decoded = decode_body(body, content_type)
         page = extract_page(
-            decoded.text, page_url, encoding=decoded.encoding, template=template, explain=explain
+            decoded.text, url, encoding=decoded.encoding, template=template, explain=explain
         )
-    except (OSError, IndexerError) as exc:
-        return {"file": str(path), "error": f"{type(exc).__name__}: {exc}"}
-    doc = page.doc
-    record: dict[str, Any] = {"file": str(path), "encoding": decoded.encoding}
-    record.update(asdict(doc))
-    record["robots"] = sorted(doc.robots)
+    except IndexerError as exc:
+        return {"file": str(path), "outcome": "extract-error", "error": str(exc)}
+    record = _record(path, decoded, page.doc)
     if explain:
         record["decisions"] = [json.loads(d.as_json()) for d in page.decisions]
     return record
 
 
-def run(args: argparse.Namespace) -> int:
-    """Print one JSON line per file (or per block with ``--explain``), in order; always 0
-    once the arguments parsed."""
+async def _extract_all(args: argparse.Namespace) -> None:
+    settings = load_from_args(args, {}).settings
     template = NO_TEMPLATE
     if args.site is not None:
         template = learn_template(_site_pages(args.site), args.content_type)
     elif args.learn:
         template = learn_template(args.files, args.content_type)
-    several = len(args.files) > 1
-    for path in args.files:
-        record = extract_file(path, args.url, args.content_type, template, args.explain)
-        if not args.explain or "error" in record:
-            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
-            continue
-        for decision in record["decisions"]:
-            if several:
-                decision["file"] = str(path)
-            sys.stdout.write(json.dumps(decision, ensure_ascii=False) + "\n")
+    formats = settings.crawl.formats
+    with document_workers(settings, 1) as workers:
+        for path in args.files:
+            record = await extract_file(
+                path, args.url, args.content_type, workers, formats, template, args.explain
+            )
+            _write(record, path, several=len(args.files) > 1)
+
+
+def _write(record: dict[str, Any], path: Path, several: bool) -> None:
+    """The record as one JSON line, or with ``decisions`` one line per decision."""
+    lines = record.get("decisions", [record])
+    for line in lines:
+        if several and line is not record:
+            line["file"] = str(path)
+        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print one JSON line per file, in order; always 0 once the arguments parsed."""
+    asyncio.run(_extract_all(args))
     return 0

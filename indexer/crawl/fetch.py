@@ -36,6 +36,7 @@ from indexer.settings import FetchSettings
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 _SMALL_REDIRECTS = 6  # robots.txt and sitemaps: five redirects followed (RFC 9309 §2.3.1.2)
 
 #: ``check_hop(url) -> None``: raises FetchError when a redirect target may not be fetched.
@@ -231,7 +232,8 @@ class Fetcher:
             body = b""
             if resp.status != 304:
                 self._check_type(url, hdrs.get("content-type"))
-                body = await self._read_capped(url, resp, self._cfg.max_body_bytes)
+                cap = self._body_cap(hdrs.get("content-type"))
+                body = await self._read_capped(url, resp, cap)
             return FetchResult(
                 url=first,
                 final_url=url,
@@ -264,9 +266,19 @@ class Fetcher:
             raise RetryableFetchError(url, http_outcome(status), reason, retry_after)
         raise PermanentFetchError(url, http_outcome(status), reason)
 
+    def _body_cap(self, content_type: str | None) -> int:
+        """``fetch.max_body_bytes`` for a declared HTML page, else ``fetch.max_document_bytes``
+        (the format is decided from the bytes later; HTML over the page cap ends there)."""
+        media = (content_type or "").split(";", 1)[0].strip().lower()
+        if media in _HTML_TYPES:
+            return self._cfg.max_body_bytes
+        return max(self._cfg.max_document_bytes, self._cfg.max_body_bytes)
+
     def _check_type(self, url: str, content_type: str | None) -> None:
-        if not content_type:
-            return  # no header: decide from the bytes later
+        """``fetch.content_types``, when set, filters by the declared type (before the body
+        is read); empty, everything is fetched and the bytes decide."""
+        if not content_type or not self._cfg.content_types:
+            return  # no header or no filter: decide from the bytes later
         media = content_type.split(";", 1)[0].strip().lower()
         if media not in self._cfg.content_types:
             raise PermanentFetchError(url, Outcome.WRONG_TYPE, f"content type {media}")

@@ -12,8 +12,11 @@ Sources are tried in this order; the first that settles the encoding is recorded
 4. A declaration is trusted only if it strictly decodes the body and is not contradicted
    (see :func:`_contradicted`); a Latin-1-family header yields to a document declaration.
    Untrusted declarations are kept in ``hints`` as ``"<source>:<label>"``.
-5. ``sniff``: BOM-less UTF-16, ISO-2022-JP escapes in 7-bit data, UTF-8.
-6. ``detected``: chardet checked by the Japanese plausibility score.
+5. ``sniff``: BOM-less UTF-16, ISO-2022-JP escapes in 7-bit data, UTF-8 (``detected``
+   for UTF-8 with a few stray bytes, see :func:`sniff.mostly_utf8`).
+6. ``detected``: chardet checked by the Japanese plausibility score and the kanji prior;
+   ``guess`` instead when the sample had fewer than
+   :data:`detect.STRONG_EVIDENCE_BYTES` non-ASCII bytes (an unsure answer, shown as such).
 7. ``default``: cp932 with replacement characters.
 """
 
@@ -170,9 +173,12 @@ def _sniff_or_detect(body: bytes) -> tuple[str, str]:
         return "iso2022_jp", "sniff"
     if sniff.is_utf8(body):
         return "utf-8", "sniff"
+    if sniff.mostly_utf8(body):
+        return "utf-8", "detected"
     detected = detect.detect(body)
     if detected is not None:
-        return detected, "detected"
+        thin = detect.non_ascii_bytes(body[: detect.DETECT_BYTES]) < detect.STRONG_EVIDENCE_BYTES
+        return detected, "guess" if thin else "detected"
     return DEFAULT_ENCODING, "default"
 
 

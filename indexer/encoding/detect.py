@@ -19,6 +19,7 @@ import chardet
 from indexer.encoding import singlebyte
 from indexer.encoding.decoders import decode_as, strict_text
 from indexer.encoding.labels import lookup_label
+from indexer.encoding.prior import kanji_prior
 
 #: chardet sees at most this many bytes (it costs time linear in its input).
 DETECT_BYTES = 64 * 1024
@@ -28,6 +29,15 @@ JAPANESE_MIN_SCORE = 0.6
 JAPANESE_MARGIN = 0.2
 
 _JAPANESE = ("cp932", "euc_jp")
+#: Fewer non-ASCII bytes than this in a sample is thin evidence: the answer is a guess,
+#: and an answer outside UTF-8, the Japanese encodings and windows-1252 is not taken.
+STRONG_EVIDENCE_BYTES = 64
+#: A Japanese reading whose ideographs are at least this share common kanji
+#: (:func:`prior.kanji_prior`) beats a Chinese or Korean answer …
+PRIOR_MIN_SHARE = 0.75
+#: … when that answer's own reading scores at least this much lower.
+PRIOR_MARGIN = 0.3
+_USUAL_SINGLE_BYTE_ANSWERS = frozenset({"windows-1252", "cp1252", "iso8859-1", "iso8859-15"})
 _MULTIBYTE_CJK = frozenset({"big5", "gb18030", "euc_kr", "johab", "euc_tw"})
 _MIN_KANA_SHARE = 0.05
 _SURE_KANA_SHARE = 0.2
@@ -247,6 +257,47 @@ def japanese_over_single_byte(sample: bytes, readings: list[Reading], codec: str
     return best.encoding
 
 
+def non_ascii_bytes(sample: bytes) -> int:
+    """Bytes 0x80–0xFF in ``sample``: the evidence statistical detection has."""
+    return len(sample) - len(sample.translate(None, bytes(range(0x80, 0x100))))
+
+
+def japanese_over_cjk(sample: bytes, readings: list[Reading], codec: str) -> str | None:
+    """The Japanese encoding to use instead of a Chinese or Korean ``codec``, or None.
+
+    Kanji-only EUC-JP decodes as GB 18030 and EUC-KR too, and kana-less text gives
+    :func:`prefer_japanese` nothing to go on. The character-frequency prior
+    (:func:`prior.kanji_prior`) decides: the Japanese reading's ideographs must be at least
+    :data:`PRIOR_MIN_SHARE` common kanji and ``codec``'s reading :data:`PRIOR_MARGIN` less.
+    """
+    if codec not in _MULTIBYTE_CJK or not readings:
+        return None
+    try:
+        other = kanji_prior(decode_as(sample, codec)[0])[0]
+    except LookupError:
+        return None
+    best: tuple[float, str] | None = None
+    for reading in readings:
+        text = strict_text(sample, reading.encoding) or ""
+        share, count = kanji_prior(text)
+        if count and share >= PRIOR_MIN_SHARE and share >= other + PRIOR_MARGIN:
+            best = max(best or (share, reading.encoding), (share, reading.encoding))
+    return best[1] if best else None
+
+
+def usual_single_byte(sample: bytes, codec: str) -> str:
+    """windows-1252 instead of a rarer single-byte ``codec`` (cp1250, cp862, KOI8-R, …)
+    answered on thin evidence (fewer than :data:`STRONG_EVIDENCE_BYTES` non-ASCII bytes),
+    unless windows-1252 reads as implausible text (:func:`singlebyte.implausible`)."""
+    if codec in _USUAL_SINGLE_BYTE_ANSWERS or codec in _MULTIBYTE_CJK or codec in _JAPANESE:
+        return codec
+    if non_ascii_bytes(sample) >= STRONG_EVIDENCE_BYTES:
+        return codec
+    if singlebyte.implausible(decode_as(sample, _USUAL_SINGLE_BYTE)[0]):
+        return codec
+    return _USUAL_SINGLE_BYTE
+
+
 def widen_latin(data: bytes, encoding: str) -> str:
     """ISO-8859-1/-15 → windows-1252 when ``data`` has bytes 0x80–0x9F: C1 controls in
     ISO-8859, punctuation (€ … “ ” –) in windows-1252. chardet sees only the first
@@ -261,7 +312,9 @@ def detect(data: bytes) -> str | None:
 
     A sample that reads as unmistakable Japanese (:func:`surely_japanese`) settles it
     without chardet; otherwise chardet answers and :func:`prefer_japanese` checks it, then
-    :func:`japanese_over_single_byte` when it answered a single-byte code page.
+    :func:`japanese_over_single_byte` when it answered a single-byte code page and
+    :func:`japanese_over_cjk` (the kanji prior) when it answered Chinese or Korean; a rare
+    single-byte answer on thin evidence becomes windows-1252 (:func:`usual_single_byte`).
 
     Returns:
         Our codec name, or None when neither chardet nor the Japanese check finds one.
@@ -276,7 +329,9 @@ def detect(data: bytes) -> str | None:
         return guess
     if guess is None:
         return prefer_japanese(readings, guess)
-    japanese = prefer_japanese(readings, guess) or japanese_over_single_byte(
-        sample, readings, guess
+    japanese = (
+        prefer_japanese(readings, guess)
+        or japanese_over_single_byte(sample, readings, guess)
+        or japanese_over_cjk(sample, readings, guess)
     )
-    return japanese or widen_latin(data, guess)
+    return japanese or widen_latin(data, usual_single_byte(sample, guess))

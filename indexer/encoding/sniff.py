@@ -94,6 +94,25 @@ def utf8_long_sequences(data: bytes) -> int:
     return len(_UTF8_LONG_SEQUENCE.findall(data))
 
 
+#: :func:`mostly_utf8`: at least this many 3- and 4-byte sequences …
+MOSTLY_UTF8_SEQUENCES = 20
+#: … and at most one invalid byte per this many of them.
+MOSTLY_UTF8_RATIO = 20
+
+
+def mostly_utf8(data: bytes) -> bool:
+    """True for UTF-8 with a few stray bytes (a cp932 fragment pasted into a UTF-8 file):
+    at least :data:`MOSTLY_UTF8_SEQUENCES` valid 3- or 4-byte sequences and at most one
+    undecodable byte per :data:`MOSTLY_UTF8_RATIO` of them. Legacy Japanese text forms
+    such sequences only by chance, and then among far more invalid bytes."""
+    sample = data[: SAMPLE_BYTES * 16]
+    long = utf8_long_sequences(sample)
+    if long < MOSTLY_UTF8_SEQUENCES:
+        return False
+    bad = sample.decode("utf-8", "replace").count("\ufffd")
+    return bad * MOSTLY_UTF8_RATIO <= long
+
+
 _SIGNATURES = re.compile(
     rb"\x89PNG\r\n\x1a\n|GIF8[79]a|\xff\xd8\xff|%PDF-|PK\x03\x04|PK\x05\x06|\x1f\x8b\x08"
     rb"|BZh[1-9]1AY&SY|7z\xbc\xaf\x27\x1c|\xfd7zXZ\x00|\x28\xb5\x2f\xfd|Rar!\x1a\x07"

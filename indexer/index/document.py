@@ -9,6 +9,7 @@ from typing import Any
 from yarl import URL
 
 from indexer.crawl.urls import host_of, site_of
+from indexer.formats import MEDIA_TYPES
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
 
 
@@ -38,6 +39,20 @@ def solr_date(value: str | None) -> str | None:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _format_fields(fetched: FetchResult, extracted: ExtractedDoc) -> dict[str, Any]:
+    """``format``, ``content_type`` (what the bytes are, not what the server claimed, for
+    documents; the header's media type for HTML), ``created`` and ``page_count``."""
+    media = (fetched.content_type or "text/html").split(";", 1)[0].strip().lower()
+    if extracted.format != "html":
+        media = MEDIA_TYPES[extracted.format]
+    return {
+        "content_type": media,
+        "format": extracted.format,
+        "created": solr_date(extracted.created),
+        "page_count": extracted.page_count,
+    }
 
 
 def build_document(
@@ -70,7 +85,7 @@ def build_document(
         "lang": extracted.lang,
         "published": solr_date(extracted.published),
         "modified": solr_date(extracted.modified),
-        "content_type": (fetched.content_type or "text/html").split(";", 1)[0].strip().lower(),
+        **_format_fields(fetched, extracted),
         "encoding": decoded.encoding,
         "encoding_source": decoded.source,
         "encoding_replacements": decoded.replacements,

@@ -33,6 +33,7 @@ from indexer.errors import InvalidURLError
 from indexer.index.sink import DocumentSink
 from indexer.outcomes import Outcome
 from indexer.pipeline.dispatch import Dispatcher
+from indexer.pipeline.documents import document_workers
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.verdict import ReindexPolicy
@@ -136,7 +137,8 @@ class Crawler:
         """Open the process pool and the HTTP session, then dispatch until done."""
         fetch = self.settings.fetch
         workers = self.settings.extract.workers or os.cpu_count() or 1
-        with page_pool(workers) as pool:
+        documents = document_workers(self.settings, workers)
+        with page_pool(workers) as pool, documents:
             warm_up(pool, workers)
             self.learning.start(pool, self.sink)
             async with build_session(fetch, self.politeness.sent) as session:
@@ -147,7 +149,7 @@ class Crawler:
                 sitemaps = SitemapReader(
                     fetcher, fetch.max_body_bytes, self.settings.crawl.sitemap_max_files
                 )
-                visitor = self._visitor(Clients(fetcher, robots, sitemaps, pool))
+                visitor = self._visitor(Clients(fetcher, robots, sitemaps, pool, documents))
                 stop = self.options.stop
                 await self.dispatcher.run(
                     visitor.visit,

@@ -21,6 +21,9 @@ class ProcessedPage:
         decoded: the decoding (``encoding == "binary"`` means not text; ``extracted`` None).
         extracted: title, main text, metadata and links, or None.
         error: why extraction failed, or ``""``.
+        outcome: the outcome the URL ends as when ``extracted`` is None and it is not the
+            page default (``wrong-type`` for binary, else ``extract-error``): a document's
+            (``parse-error``, ``encrypted``, …) or the format decision's.
         keys: template keys of the page's blocks (:mod:`indexer.extract.template`), when
             asked for.
         explanation: why each block was kept or dropped, JSON lines, when asked for.
@@ -29,6 +32,7 @@ class ProcessedPage:
     decoded: DecodedText
     extracted: ExtractedDoc | None
     error: str = ""
+    outcome: str = ""
     keys: tuple[str, ...] = ()
     explanation: str = ""
 
@@ -72,4 +76,4 @@ def process_page(
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
         return ProcessedPage(decoded, None, f"{type(exc).__name__}: {exc}"[:300])
     lines = to_lines(extraction.decisions) if explain else ""
-    return ProcessedPage(decoded, extraction.doc, "", tuple(extraction.keys), lines)
+    return ProcessedPage(decoded, extraction.doc, keys=tuple(extraction.keys), explanation=lines)

@@ -2,7 +2,9 @@
 
 :func:`judge` decides, in this order (the first that applies wins):
 
-1. no extraction: ``wrong-type`` for a binary body, else ``extract-error``;
+1. no extraction: the outcome the format path gave (``wrong-type``, ``unsupported-format``,
+   ``parse-error``, ``encrypted``, …), else ``wrong-type`` for a binary body, else
+   ``extract-error``;
 2. ``noindex`` in the robots meta tag or the ``X-Robots-Tag`` header (when
    ``crawl.obey_noindex``): not indexed, an indexed copy is deleted now;
 3. a ``rel=canonical`` naming another in-scope URL: that URL is queued instead
@@ -12,7 +14,8 @@
    only): ``unchanged``, nothing is sent;
 6. the same main content as another URL of the host reached in this run: ``duplicate``;
 7. a redirect to a URL already reached in this run: ``duplicate``;
-8. otherwise ``indexed``.
+8. otherwise ``indexed`` (its reason notes a redirect, a truncated document and an encoding
+   guessed on thin evidence).
 
 ``nofollow`` (meta or header) stops the page's outlinks from being queued, whatever the
 verdict. The caller gathers the facts (:class:`Facts`, which needs the frontier) and carries
@@ -116,6 +119,8 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
     """
     doc, final = facts.page.extracted, facts.final_url
     if doc is None:
+        if facts.page.outcome:  # the format decision's or a document parser's
+            return Verdict(Outcome(facts.page.outcome), facts.page.error)
         binary = facts.page.decoded.encoding == "binary"
         return Verdict(Outcome.WRONG_TYPE if binary else Outcome.EXTRACT_ERROR, facts.page.error)
     directives = doc.robots | robots_directives(facts.x_robots_tag)
@@ -138,5 +143,11 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
     if redirected and facts.final_reached:
         reason = f"redirects to {final}, already indexed in this run"
         return Verdict(Outcome.DUPLICATE, reason, follow, alias=True)
-    reason = f"redirected to {final}" if redirected else ""
+    notes = (f"redirected to {final}" if redirected else "", doc.note, _guessed(facts.page))
+    reason = "; ".join(note for note in notes if note)
     return Verdict(Outcome.INDEXED, reason, follow, reached=True, alias=redirected, index=True)
+
+
+def _guessed(page: ProcessedPage) -> str:
+    """The indexed reason's note for an encoding detected on thin evidence."""
+    return f"encoding guessed: {page.decoded.encoding}" if page.decoded.source == "guess" else ""

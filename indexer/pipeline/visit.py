@@ -6,8 +6,9 @@
    and robots.txt; conditional GET with the stored validators unless the document left
    the index). A retryable failure is scheduled again (:func:`indexer.crawl.retry.decide`);
    a 404/410 deletes an indexed copy.
-3. The page is decoded and extracted in the process pool
-   (:func:`indexer.pipeline.page.process_page`) and judged (:func:`indexer.pipeline.verdict.judge`);
+3. Its format is decided and it is parsed
+   (:func:`indexer.pipeline.documents.process_response`: pages in the process pool,
+   documents in the document workers) and judged (:func:`indexer.pipeline.verdict.judge`);
    this module gathers the facts the verdict needs and carries it out.
 
 A bug while visiting ends the URL as ``internal-error``; it never ends the crawl.
@@ -37,9 +38,11 @@ from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
 from indexer.outcomes import Effect, Outcome, info
+from indexer.pipeline.documents import NO_LEARNING, process_response
+from indexer.pipeline.docworkers import DocumentWorkers
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
-from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.page import ProcessedPage
 from indexer.pipeline.verdict import Facts, ReindexPolicy, Verdict, judge
 from indexer.settings import Settings
 
@@ -50,12 +53,13 @@ Enqueue = Callable[[Iterable[str], int], None]
 
 @dataclass(frozen=True)
 class Clients:
-    """The run's clients, built once the HTTP session and the process pool are open."""
+    """The run's clients, built once the HTTP session and the process pools are open."""
 
     fetcher: Fetcher
     robots: RobotsCache
     sitemaps: SitemapReader
     pool: ProcessPoolExecutor
+    documents: DocumentWorkers
 
 
 @dataclass
@@ -150,16 +154,12 @@ class Visitor:
         await self._page(claimed, fetched)
 
     async def _page(self, claimed: Claimed, fetched: FetchResult) -> None:
-        """Decode and extract off the loop, judge, carry the verdict out."""
-        page: ProcessedPage = await asyncio.get_running_loop().run_in_executor(
-            self.clients.pool,
-            process_page,
-            fetched.body,
-            fetched.content_type,
-            fetched.final_url,
-            self.rules,
-            self.settings.crawl.max_links_per_page,
-            *(self.learning.page_args(claimed.host) if self.learning else ()),
+        """Decide the format and parse off the loop (pages in the process pool, documents
+        in the document workers), judge, carry the verdict out."""
+        clients = self.clients
+        learning = self.learning.page_args(claimed.host) if self.learning else NO_LEARNING
+        page = await process_response(
+            fetched, self.settings, clients.pool, clients.documents, self.rules, learning
         )
         facts = self._facts(claimed, fetched, page)
         skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged

@@ -27,7 +27,7 @@ def page_pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max(1, workers),
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_die_with_parent,
+        initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
 
@@ -45,8 +45,9 @@ def _ready() -> bool:
     return True
 
 
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: get SIGKILL when the crawler exits, however it exits."""
+def die_with_parent(parent: int) -> None:
+    """Worker initializer: get SIGKILL when the crawler (pid ``parent``) exits, however it
+    exits; exit at once if it is already gone."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

@@ -1,0 +1,135 @@
+"""Word, Excel and PowerPoint (Office Open XML) text: python-docx, openpyxl, python-pptx.
+
+Each package is checked by :func:`indexer.extract.formats.package.check_package` first.
+Word: body paragraphs and tables in document order (a table's cells row by row, tab
+separated). Excel (openpyxl read-only, cached values): every sheet, its name on the first
+line, rows of tab-separated cells. PowerPoint: slide by slide the text of each shape
+(groups and tables included), then the slide's notes. The title is the core properties'
+``dc:title``, else (decks) the first slide's title, else the first line of the text.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import docx
+import openpyxl
+import pptx
+from pptx.shapes.base import BaseShape
+from pptx.shapes.group import GroupShape
+
+from indexer.errors import DocumentError
+from indexer.extract.formats.fields import clean_text, first_line, guess_lang, iso_date, meta_value
+from indexer.extract.formats.package import check_package
+from indexer.models import ExtractedDoc
+
+
+def _extracted(fmt: str, text: str, props: Any, pages: int | None, title: str = "") -> ExtractedDoc:
+    """The document record from text and OPC core properties (title, creator, dates)."""
+    text = clean_text(text)
+    if not text:
+        raise DocumentError("no-text", f"{fmt} without text")
+    language = meta_value(getattr(props, "language", None))
+    return ExtractedDoc(
+        title=meta_value(props.title) or title or first_line(text),
+        text=text,
+        extractor=fmt,
+        author=meta_value(getattr(props, "author", None))
+        or meta_value(getattr(props, "creator", None)),
+        description=meta_value(getattr(props, "subject", None)),
+        keywords=[k.strip() for k in (meta_value(props.keywords) or "").split(",") if k.strip()],
+        created=iso_date(props.created),
+        modified=iso_date(props.modified),
+        lang=language or guess_lang(text),
+        format=fmt,
+        page_count=pages,
+    )
+
+
+def _row_text(cells: Iterable[object]) -> str:
+    return "\t".join(str(c).strip() for c in cells if c is not None and str(c).strip())
+
+
+def docx_document(body: bytes, max_unpacked: int) -> ExtractedDoc:
+    """A Word document's text (paragraphs and tables in order) and core properties.
+
+    Raises:
+        DocumentError: see :func:`check_package`; ``no-text`` for an empty document.
+    """
+    check_package(body, max_unpacked)
+    document = docx.Document(io.BytesIO(body))
+    parts: list[str] = []
+    for block in document.iter_inner_content():
+        if isinstance(block, docx.table.Table):
+            parts.extend(_table_rows(block))
+        else:
+            parts.append(block.text)
+    return _extracted("docx", "\n".join(parts), document.core_properties, None)
+
+
+def _table_rows(table: docx.table.Table) -> Iterator[str]:
+    for row in table.rows:
+        seen: set[int] = set()
+        cells = []
+        for cell in row.cells:  # a merged cell repeats: once per row
+            if id(cell._tc) not in seen:
+                seen.add(id(cell._tc))
+                cells.append(cell.text)
+        yield _row_text(cells)
+
+
+def xlsx_document(body: bytes, max_unpacked: int) -> ExtractedDoc:
+    """A workbook's text: each sheet's name, then its rows (cached values, tab separated).
+
+    Raises:
+        DocumentError: see :func:`check_package`; ``no-text`` for empty sheets.
+    """
+    check_package(body, max_unpacked)
+    book = openpyxl.load_workbook(io.BytesIO(body), read_only=True, data_only=True)
+    try:
+        parts: list[str] = []
+        for sheet in book.worksheets:
+            parts.append(sheet.title)
+            for row in sheet.iter_rows(values_only=True):
+                line = _row_text(row)
+                if line:
+                    parts.append(line)
+            parts.append("")
+        count = len(book.worksheets)
+        return _extracted("xlsx", "\n".join(parts), book.properties, count)
+    finally:
+        book.close()
+
+
+def _shape_texts(shapes: Iterable[BaseShape]) -> Iterator[str]:
+    for shape in shapes:
+        if isinstance(shape, GroupShape):
+            yield from _shape_texts(shape.shapes)
+        elif shape.has_text_frame:
+            yield shape.text_frame.text  # type: ignore[attr-defined]
+        elif getattr(shape, "has_table", False):
+            for row in shape.table.rows:  # type: ignore[attr-defined]
+                yield _row_text(cell.text for cell in row.cells)
+
+
+def pptx_document(body: bytes, max_unpacked: int) -> ExtractedDoc:
+    """A deck's text: slide by slide, shapes then notes.
+
+    Raises:
+        DocumentError: see :func:`check_package`; ``no-text`` for a deck without text.
+    """
+    check_package(body, max_unpacked)
+    deck = pptx.Presentation(io.BytesIO(body))
+    parts: list[str] = []
+    first_title = ""
+    for slide in deck.slides:
+        title_shape = slide.shapes.title
+        if not first_title and title_shape is not None and title_shape.has_text_frame:
+            first_title = first_line(title_shape.text_frame.text)
+        parts.extend(_shape_texts(slide.shapes))
+        if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+            parts.append(slide.notes_slide.notes_text_frame.text)
+        parts.append("")
+    return _extracted("pptx", "\n".join(parts), deck.core_properties, len(deck.slides), first_title)

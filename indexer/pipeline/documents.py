@@ -1,0 +1,93 @@
+"""The format path every response takes: decide its format, then parse it where it belongs.
+
+:func:`indexer.extract.formats.sniff.decide` names the format from the bytes and the
+declared type. HTML goes to the page pool (:func:`indexer.pipeline.page.process_page`),
+other documents to the document workers (:mod:`indexer.pipeline.docworkers`), whose limits
+contain hostile files; a format not indexed ends here with its outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from indexer.errors import DocumentError
+from indexer.extract import SiteRule
+from indexer.extract.formats import NOT_TEXT, Limits
+from indexer.extract.formats.sniff import decide
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate
+from indexer.models import FetchResult
+from indexer.pipeline.docworkers import DocumentWorkers, Job
+from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.settings import Settings
+
+# (template, learn, explain) of an HTML page's extraction (:mod:`indexer.pipeline.learning`).
+Learning = tuple[SiteTemplate, bool, bool]
+NO_LEARNING: Learning = (NO_TEMPLATE, False, False)
+
+
+def document_workers(settings: Settings, count: int) -> DocumentWorkers:
+    """The document worker pool with the limits of ``extract.*``."""
+    extract = settings.extract
+    limits = Limits(extract.max_unpacked_bytes, extract.max_pdf_pages)
+    return DocumentWorkers(count, limits, extract.document_timeout, extract.worker_memory)
+
+
+async def process_response(
+    fetched: FetchResult,
+    settings: Settings,
+    pool: ProcessPoolExecutor,
+    documents: DocumentWorkers,
+    rules: Sequence[SiteRule] = (),
+    learning: Learning = NO_LEARNING,
+) -> ProcessedPage:
+    """Decide the format of ``fetched`` and parse it; never raises for bad input.
+
+    ``learning`` is ``(template, learn, explain)`` for an HTML page
+    (:meth:`indexer.pipeline.learning.SiteLearning.page_args`).
+
+    Returns:
+        The processed page; when ``extracted`` is None, ``outcome`` (if set) and
+        ``error`` say how the URL ends (``wrong-type``, ``unsupported-format``,
+        ``too-large`` for HTML over ``fetch.max_body_bytes`` or a document over
+        ``fetch.max_document_bytes``: the fetch cap followed the declared type, the
+        bytes may be another), or a document's outcome.
+    """
+    body = fetched.body
+    verdict = decide(body, fetched.content_type, fetched.final_url, settings.crawl.formats)
+    if verdict.format is None:
+        return ProcessedPage(NOT_TEXT, None, verdict.reason, verdict.outcome)
+    if verdict.format == "html":
+        return await _page(fetched, settings, pool, rules, learning)
+    cap = settings.fetch.max_document_bytes
+    if len(body) > cap:
+        return ProcessedPage(NOT_TEXT, None, f"document body over {cap} bytes", "too-large")
+    job = Job(verdict.format, body, fetched.final_url, fetched.content_type)
+    answer = await documents.parse(job)
+    if isinstance(answer, DocumentError):
+        return ProcessedPage(NOT_TEXT, None, answer.reason, answer.outcome)
+    return ProcessedPage(answer.decoded, answer.extracted)
+
+
+async def _page(
+    fetched: FetchResult,
+    settings: Settings,
+    pool: ProcessPoolExecutor,
+    rules: Sequence[SiteRule],
+    learning: Learning,
+) -> ProcessedPage:
+    """An HTML page in the page pool, unless it is over ``fetch.max_body_bytes``."""
+    cap = settings.fetch.max_body_bytes
+    if len(fetched.body) > cap:
+        return ProcessedPage(NOT_TEXT, None, f"HTML body over {cap} bytes", "too-large")
+    return await asyncio.get_running_loop().run_in_executor(
+        pool,
+        process_page,
+        fetched.body,
+        fetched.content_type,
+        fetched.final_url,
+        rules,
+        settings.crawl.max_links_per_page,
+        *learning,
+    )
