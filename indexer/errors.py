@@ -11,14 +11,18 @@
     ├── ExtractError                 a page could not be parsed for main content
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
+    ├── StorageError                 a state or output file cannot be written: disk full (exit 1)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
-        ├── SolrRejectedError        Solr answered 4xx to an update: the batch is bad
+        ├── SolrRejectedError        Solr answered 4xx (carries the status)
+        │   ├── SolrDocumentError    a 400 that names a document-level problem: split, isolate
+        │   └── SolrSchemaError      a 400 for an unknown field: the configset is older
         ├── SolrAuthError            Solr refused our credentials (401/403)
         └── SolrLaunchError          the local launcher could not start Solr or load a core
 
-aiohttp errors are translated in ``indexer.crawl.fetch``; pysolr and requests errors in
-``indexer.solr``. Nothing outside those modules catches a third-party exception.
+aiohttp errors are translated in ``indexer.crawl.fetch``; requests errors and Solr answers in
+``indexer.solr.connection`` (one translation, keyed on the HTTP status). Nothing outside
+those modules catches a third-party exception.
 """
 
 from __future__ import annotations
@@ -65,11 +69,22 @@ class RetryableFetchError(FetchError):
 
     Args:
         retry_after: seconds the server asked us to wait (``Retry-After``), or None.
+        unreachable: the host did not answer at all: the request timed out or the
+            connection could not be made (counted by ``fetch.host_failure_limit``).
     """
 
-    def __init__(self, url: str, outcome: str, reason: str, retry_after: float | None = None):
+    def __init__(
+        self,
+        url: str,
+        outcome: str,
+        reason: str,
+        retry_after: float | None = None,
+        *,
+        unreachable: bool = False,
+    ):
         super().__init__(url, outcome, reason)
         self.retry_after = retry_after
+        self.unreachable = unreachable
 
 
 class PermanentFetchError(FetchError):
@@ -132,6 +147,23 @@ class StateError(IndexerError):
         self.path = path
 
 
+class StorageError(IndexerError):
+    """A file we write (state file, ``--out``) cannot be written: disk full, I/O error.
+
+    The message is one line naming the file and the OS or SQLite error; the CLI exits 1.
+    What was written before stays consistent, so ``--resume`` continues once the cause
+    (e.g. a full disk) is gone.
+
+    Args:
+        path: the file that could not be written.
+        message: the error and the way out.
+    """
+
+    def __init__(self, path: object, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
 class SolrError(IndexerError):
     """Anything that went wrong talking to Solr."""
 
@@ -150,6 +182,16 @@ class SolrRejectedError(SolrError):
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
+
+
+class SolrDocumentError(SolrRejectedError):
+    """Solr answered 400 with its own error naming a problem of the documents sent (a value
+    that does not parse, an immense term, a missing id): splitting the batch isolates it."""
+
+
+class SolrSchemaError(SolrRejectedError):
+    """Solr answered 400 because a field is unknown to the core's schema: the configset is
+    older than the code. No document is at fault; ``indexer solr update-config`` fixes it."""
 
 
 class SolrAuthError(SolrError):

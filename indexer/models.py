@@ -68,6 +68,8 @@ class ExtractedDoc:
         keywords: meta keywords.
         published, modified: ISO 8601 dates or None.
         outlinks: absolute URLs to follow (nofollow links excluded).
+        links_found: distinct links on the page when ``outlinks`` was cut to
+            ``crawl.max_links_per_page``, else 0.
         robots: meta robots directives, lower-case (``noindex``, ``nofollow``, …).
         format: the format id (:mod:`indexer.formats`), ``html`` for pages.
         created: ISO 8601 creation date of a document, or None.
@@ -87,6 +89,7 @@ class ExtractedDoc:
     lang: str | None = None
     canonical_url: str | None = None
     outlinks: list[str] = field(default_factory=list)
+    links_found: int = 0
     robots: frozenset[str] = frozenset()
     format: str = "html"
     created: str | None = None

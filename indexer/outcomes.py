@@ -50,6 +50,7 @@ class Outcome(StrEnum):
     INDEXED = "indexed"
     NOT_MODIFIED = "not-modified"
     UNCHANGED = "unchanged"
+    REDIRECTED = "redirected"
     ROBOTS_DISALLOWED = "robots-disallowed"
     ROBOTS_UNAVAILABLE = "robots-unavailable"
     OUT_OF_SCOPE = "out-of-scope"
@@ -61,6 +62,7 @@ class Outcome(StrEnum):
     WRONG_TYPE = "wrong-type"
     TIMEOUT = "timeout"
     CONNECTION_ERROR = "connection-error"
+    HOST_FAILING = "host-failing"
     RETRIES_EXHAUSTED = "retries-exhausted"
     RETRY_AFTER_TOO_LONG = "retry-after-too-long"
     REDIRECT_ERROR = "redirect-error"
@@ -112,6 +114,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.UNCHANGED: OutcomeInfo(
         _R, _KEEP, "fetched again, main content hash unchanged; not re-indexed"
     ),
+    Outcome.REDIRECTED: OutcomeInfo(
+        _R, _KEEP, "redirects to a URL in scope, which is indexed under its own URL"
+    ),
     Outcome.ROBOTS_DISALLOWED: OutcomeInfo(_S, _GRACE, "robots.txt (RFC 9309) disallows the URL"),
     Outcome.ROBOTS_UNAVAILABLE: OutcomeInfo(
         _N, _KEEP, "robots.txt unreachable (5xx or network, RFC 9309 §2.3.1.4): nothing fetched"
@@ -136,6 +141,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.TIMEOUT: OutcomeInfo(_N, _KEEP, "connect or total timeout, every attempt"),
     Outcome.CONNECTION_ERROR: OutcomeInfo(
         _N, _KEEP, "connection refused, reset or broken response"
+    ),
+    Outcome.HOST_FAILING: OutcomeInfo(
+        _N, _KEEP, "its host kept timing out or failing to connect (fetch.host_failure_limit)"
     ),
     Outcome.RETRIES_EXHAUSTED: OutcomeInfo(
         _F, _KEEP, "still failing after fetch.max_attempts attempts"

@@ -6,13 +6,23 @@ reason; :data:`OUTCOMES` lists them for the command line.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexer.outcomes import HTTP_DESCRIPTION, TABLE, is_failure, is_known
+from indexer.crawl.runs import RunRecord
+from indexer.index.xmlchars import clean_text
+from indexer.outcomes import (
+    HTTP_DESCRIPTION,
+    TABLE,
+    OutcomeClass,
+    classify,
+    is_failure,
+    is_known,
+)
 
 #: Every outcome with its description, for listings (``http-<code>`` stands for any code).
 OUTCOMES: dict[str, str] = {
@@ -41,6 +51,16 @@ class RunStats:
         retries: retries scheduled per reason.
         fetched: HTTP fetches made (attempts included).
         indexed: documents acknowledged by Solr (or written to --out).
+        pending: changes left in the outbox for the next run.
+        phase: how the run ended (:class:`indexer.pipeline.phases.Phase`), '' while it runs.
+        stopped_in: the phase the run was in when it ended.
+        reason: one line on why it ended so ('' when finished).
+        removed_chars: characters outside XML 1.0 ``Char`` removed from written documents.
+        links_truncated: links dropped past ``crawl.max_links_per_page``, all pages together.
+        truncated_pages: ``{url: links found}`` of the pages that had too many (at most
+            :data:`MAX_REASONS` pages are named).
+        waiting: ``{host: epoch seconds}`` of hosts held by a Retry-After right now
+            (for progress displays).
     """
 
     outcomes: Counter[str] = field(default_factory=Counter)
@@ -49,7 +69,18 @@ class RunStats:
     fetched: int = 0
     indexed: int = 0
     pending: int = 0
+    phase: str = ""
+    stopped_in: str = ""
+    reason: str = ""
+    removed_chars: int = 0
+    links_truncated: int = 0
+    truncated_pages: dict[str, int] = field(default_factory=dict)
+    waiting: dict[str, float] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
+
+    def ended(self, phase: str, stopped_in: str, reason: str) -> None:
+        """Record how the run ended."""
+        self.phase, self.stopped_in, self.reason = phase, stopped_in, reason
 
     def record(self, outcome: str, reason: str = "") -> None:
         """Count one URL's final outcome.
@@ -70,36 +101,139 @@ class RunStats:
             self.outcomes[outcome] += count
             self.reasons[(outcome, reason[:200])] += count
 
+    def truncated(self, url: str, found: int, kept: int) -> None:
+        """Count a page whose ``found`` links were cut to ``kept``."""
+        self.links_truncated += found - kept
+        if len(self.truncated_pages) < MAX_REASONS:
+            self.truncated_pages[url] = found
+
     def summary(self) -> dict[str, Any]:
-        """The closing summary as a JSON-ready dict."""
-        failed = {k: v for k, v in self.outcomes.items() if is_failure(k)}
-        skipped = {k: v for k, v in self.outcomes.items() if k not in failed and k != "indexed"}
+        """The closing summary as a JSON-ready dict.
+
+        ``indexed`` and the class totals (``reached``, ``skipped``, ``failed``) count URLs by
+        outcome exactly as ``indexer report`` does (:func:`class_totals`); ``acknowledged``
+        counts documents Solr acknowledged (or written to ``--out``), which also includes
+        changes left in the outbox by an earlier run.
+        """
         return {
+            "phase": self.phase,
+            "stopped_in": self.stopped_in,
+            "reason": self.reason,
             "fetched": self.fetched,
-            "indexed": self.indexed,
+            "indexed": self.outcomes.get("indexed", 0),
+            "acknowledged": self.indexed,
+            **class_totals(self.outcomes),
             "pending_in_outbox": self.pending,
-            "skipped": sum(skipped.values()),
-            "failed": sum(failed.values()),
+            "removed_characters": self.removed_chars,
+            "links_truncated": self.links_truncated,
+            "links_truncated_pages": [
+                {"url": url, "links": n} for url, n in sorted(self.truncated_pages.items())
+            ],
             "outcomes": dict(sorted(self.outcomes.items())),
             "retries": dict(sorted(self.retries.items())),
             "reasons": [
-                {"outcome": o, "reason": r, "count": n}
+                {"outcome": o, "reason": clean_text(r)[0], "count": n}
                 for (o, r), n in sorted(self.reasons.items())
             ],
             "seconds": round(time.monotonic() - self.started, 3),
         }
 
 
+#: The frontier's ``meta`` key holding the last run's notes (:func:`run_notes`).
+RUN_NOTES = "run_notes"
+
+#: Pages named in the stored notes (the summary JSON names up to :data:`MAX_REASONS`).
+NOTES_PAGES = 100
+
+
+def run_notes(summary: Mapping[str, Any]) -> str:
+    """The run's counters that ``indexer report`` shows beside the outcomes, as JSON:
+    ``links_truncated`` with the first :data:`NOTES_PAGES` pages, ``removed_characters``."""
+    return json.dumps(
+        {
+            "links_truncated": summary.get("links_truncated", 0),
+            "links_truncated_pages": summary.get("links_truncated_pages", [])[:NOTES_PAGES],
+            "removed_characters": summary.get("removed_characters", 0),
+        },
+        ensure_ascii=False,
+    )
+
+
+def format_notes(notes: str | None) -> str:
+    """Report lines for stored :func:`run_notes` (``""`` when there is nothing to say)."""
+    if not notes:
+        return ""
+    data = json.loads(notes)
+    lines = []
+    if data.get("links_truncated"):
+        lines.append(
+            f"links_truncated {data['links_truncated']} in the last run "
+            "(crawl.max_links_per_page), on:"
+        )
+        lines += [f"  {p['url']}  {p['links']} links" for p in data["links_truncated_pages"]]
+    if data.get("removed_characters"):
+        lines.append(
+            f"removed_characters {data['removed_characters']} in the last run "
+            "(not allowed in XML 1.0)"
+        )
+    return "\n".join(clean_text(line)[0] for line in lines)
+
+
 def format_summary(summary: dict[str, Any]) -> str:
     """Human-readable closing lines for a summary from :meth:`RunStats.summary`."""
     lines = [
-        f"fetched {summary['fetched']}, indexed {summary['indexed']}, "
-        f"skipped {summary['skipped']}, failed {summary['failed']} "
-        f"in {summary['seconds']:.1f} s"
+        f"fetched {summary['fetched']}, {format_totals(summary)} in {summary['seconds']:.1f} s"
     ]
+    if summary.get("phase") and summary["phase"] != "finished":
+        end = f"run {summary['phase']} while {summary['stopped_in']}"
+        lines.append(end + (f": {summary['reason']}" if summary.get("reason") else ""))
+    if summary["acknowledged"] != summary["indexed"]:
+        lines.append(f"documents acknowledged by the index: {summary['acknowledged']}")
+    if summary.get("removed_characters"):
+        lines.append(
+            f"removed {summary['removed_characters']} characters not allowed in XML 1.0 "
+            "(control characters, lone surrogates, U+FFFE/U+FFFF)"
+        )
+    if summary.get("links_truncated"):
+        pages = summary["links_truncated_pages"]
+        lines.append(
+            f"links_truncated {summary['links_truncated']} on {len(pages)} page(s) "
+            f"(crawl.max_links_per_page), e.g. {pages[0]['url']}"
+        )
     for item in summary["reasons"][:30]:
         lines.append(f"  {item['outcome']:<22} {item['count']:>6}  {item['reason']}")
     return "\n".join(lines)
+
+
+#: States of URLs without an outcome yet, as ``indexer report`` shows them.
+PENDING_STATES = ("queued", "fetching")
+
+
+def class_totals(counts: Mapping[str, int]) -> dict[str, int]:
+    """URL counts by the classes of :mod:`indexer.outcomes`, in the words both the closing
+    summary and ``indexer report`` use: ``reached`` (indexed, not-modified, unchanged,
+    redirected), ``skipped``, ``failed`` (failure, gone, network) and ``pending`` (queued
+    or fetching: only a report during a crawl has them)."""
+    totals = {"reached": 0, "skipped": 0, "failed": 0, "pending": 0}
+    for outcome, n in counts.items():
+        if outcome in PENDING_STATES:
+            totals["pending"] += n
+        elif is_failure(outcome):
+            totals["failed"] += n
+        elif classify(outcome) == OutcomeClass.REACHED:
+            totals["reached"] += n
+        else:
+            totals["skipped"] += n
+    return totals
+
+
+def format_totals(totals: Mapping[str, Any]) -> str:
+    """``indexed 3 (reached 4), skipped 0, failed 1`` (``, pending N`` when any)."""
+    line = (
+        f"indexed {totals['indexed']} (reached {totals['reached']}), "
+        f"skipped {totals['skipped']}, failed {totals['failed']}"
+    )
+    return line + (f", pending {totals['pending']}" if totals.get("pending") else "")
 
 
 def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
@@ -116,6 +250,7 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
     lines = [f"{'outcome':<24} {'urls':>8}"]
     lines += [f"{o:<24} {n:>8}" for o, n in by_outcome.most_common()]
     lines.append(f"{'total':<24} {sum(by_outcome.values()):>8}")
+    lines.append(format_totals({"indexed": by_outcome["indexed"], **class_totals(by_outcome)}))
     lines.append("")
     lines.append(f"{'host':<32} {'urls':>8}  outcomes")
     for host, counts in sorted(by_host.items(), key=lambda kv: (-kv[1].total(), kv[0])):
@@ -124,6 +259,16 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
     return "\n".join(lines)
 
 
+def format_run(run: RunRecord) -> str:
+    """``last run N: PHASE (exit CODE): REASON`` for ``indexer report``."""
+    line = f"last run {run.id}: {run.phase or ('finished' if run.finished else 'unknown')}"
+    if run.exit_code is not None:
+        line += f" (exit {run.exit_code})"
+    return line + (f": {run.reason}" if run.reason else "")
+
+
 def format_url_line(url: str, outcome: str, reason: str) -> str:
-    """``URL<TAB>outcome<TAB>reason``; tabs and line breaks in the fields become spaces."""
-    return "\t".join(" ".join(f.split()) if f else "" for f in (url, outcome, reason))
+    """``URL<TAB>outcome<TAB>reason``; tabs and line breaks in the fields become spaces,
+    characters outside XML 1.0 ``Char`` are removed."""
+    fields = (clean_text(f)[0] for f in (url, outcome, reason))
+    return "\t".join(" ".join(f.split()) if f else "" for f in fields)

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ from pydantic import (
 
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
+from indexer.settings_file import read_toml
 from indexer.settings_template import TemplateSettings
 
 ENV_PREFIX = "INDEXER_"
@@ -114,6 +114,11 @@ class FetchSettings(_Section):
         (), description="Declared media types fetched (before the body is read); empty: any."
     )
     max_attempts: int = Field(3, ge=1, description="Attempts per URL, first one included.")
+    timeout_attempts: int = Field(2, ge=1, description="Attempts per URL that timed out.")
+    host_failure_limit: int = Field(
+        10, ge=0, description="Timeouts or failed connects of a host's last window that end it."
+    )
+    host_failure_window: int = Field(20, ge=1, description="Requests counted per host.")
     backoff_base: float = Field(1.0, ge=0, description="First retry backoff (s).")
     backoff_max: float = Field(60.0, ge=0, description="Longest computed backoff (s).")
     retry_after_cap: float = Field(300.0, ge=0, description="Longest Retry-After honoured (s).")
@@ -152,11 +157,10 @@ class SolrSettings(_Section):
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
     commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
-    drain_timeout: float = Field(
-        300.0, ge=0, description="At the end, how long to wait for an unavailable Solr (s)."
-    )
+    drain_timeout: float = Field(300.0, ge=0, description="The final drain's wait for Solr (s).")
+    auth_wait: float = Field(600.0, ge=0, description="Wait for refused credentials/fields (s).")
     stop_drain_timeout: float = Field(
-        5.0, ge=0, description="The same when the crawl was asked to stop (s)."
+        5.0, ge=0, description="The same when the crawl was asked to stop (s; at most 3)."
     )
     outbox_high_water: int = Field(
         5000, ge=1, description="Changes waiting in the outbox above which fetching pauses."
@@ -234,7 +238,9 @@ class ExtractSettings(TemplateSettings, _Section):
     """Main-content extraction (``extract.*``)."""
 
     workers: int = Field(0, ge=0, description="Extraction processes; 0 means one per core.")
-    rules: tuple[SiteRule, ...] = Field((), description="Site rules (url_pattern, CSS).")
+    rules: tuple[SiteRule, ...] = Field(
+        (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
+    )
     document_timeout: float = Field(60.0, gt=0, description="Wall time per document (s).")
     worker_memory: int = Field(
         1 << 30, ge=64 << 20, description="Address-space limit per document worker (bytes)."
@@ -309,7 +315,7 @@ def load_settings(
     """
     environ = os.environ if environ is None else environ
     layers: list[tuple[Source, dict[str, Any]]] = [
-        ("file", _read_toml(config_file) if config_file else {}),
+        ("file", read_toml(config_file) if config_file else {}),
         ("env", _read_env(environ)),
         ("flag", {k: v for k, v in (flags or {}).items() if v is not None}),
     ]
@@ -330,22 +336,6 @@ def load_settings(
         path = dotted + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"][2:])
         raise ConfigError(path, f"{err['msg']} (from {sources.get(dotted, '?')})") from None
     return LoadedSettings(settings, sources)
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError("--config", f"cannot read {path}: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("--config", f"{path} is not valid TOML: {exc}") from None
-    flat: dict[str, Any] = {}
-    for section, table in data.items():
-        if not isinstance(table, dict):
-            raise ConfigError(section, "expected a [section] table in the config file")
-        for key, value in table.items():
-            flat[f"{section}.{key}"] = value
-    return flat
 
 
 def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:

@@ -47,7 +47,7 @@ def test_resume_of_a_crawl_that_never_ran_fails(tmp_path: Path) -> None:
         timeout=60,
         cwd=tmp_path,
     )
-    assert proc.returncode == 2 and "no crawl to resume" in proc.stderr
+    assert proc.returncode == 2 and "no crawl state" in proc.stderr
     assert not (tmp_path / "typo").exists()
 
 

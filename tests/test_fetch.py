@@ -125,7 +125,7 @@ async def test_redirects_are_followed_and_checked_hop_by_hop(tmp_path: Path) -> 
         paths = srv.paths()
         host1 = srv.paths(1)
     got = {u.removeprefix(srv.base()): (o, r) for u, (o, r) in run.outcomes.items()}
-    assert got["/r1"] == ("indexed", f"redirected to {srv.url('/r3')}")
+    assert got["/r1"] == ("redirected", f"redirected to {srv.url('/r3')}")
     assert got["/r3"][0] == "indexed"
     assert [d["url"] for d in run.docs if "chain" in str(d["title"])] == [srv.url("/r3")]
     assert paths.count("/r3") == 1

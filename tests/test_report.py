@@ -54,7 +54,7 @@ async def test_report_counts_and_url_lines(tmp_path: Path) -> None:
     ]
     assert _report("--data-dir", str(data), "--outcome", "indexed").returncode == 2
     assert _report("--data-dir", str(data), "--urls", "--outcome", "bogus").returncode == 2
-    assert _report("--data-dir", str(tmp_path / "none")).returncode == 1
+    assert _report("--data-dir", str(tmp_path / "none")).returncode == 2  # StateError: no frontier
 
 
 def test_formatting_and_bounded_reasons() -> None:

@@ -85,7 +85,7 @@ def test_start_status_again_stop(
         assert main(["solr", "stop", *local]) == 0
     assert not pid_file(port, home).exists()
     assert not process_alive(pid)
-    assert main(["solr", "stop", *local]) == 0
+    assert main(["solr", "stop", *local]) == 1  # nothing left to stop
     assert main(["solr", "status", "--solr", url]) == 1
 
 

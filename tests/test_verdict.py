@@ -94,7 +94,7 @@ CASES: list[tuple[str, Facts, dict[str, bool], Outcome, dict[str, object]]] = [
         "unchanged but redirected now",
         facts(stored_hash="h1", **REDIRECTED),
         {"skip_unchanged": True},
-        Outcome.INDEXED,
+        Outcome.REDIRECTED,  # the source; its target is indexed
         {"alias": True},
     ),
     (
@@ -115,7 +115,7 @@ CASES: list[tuple[str, Facts, dict[str, bool], Outcome, dict[str, object]]] = [
         "redirect to a new page",
         facts(**REDIRECTED),
         {},
-        Outcome.INDEXED,
+        Outcome.REDIRECTED,  # the source; its target is indexed
         {"alias": True, "index": True, "reason": f"redirected to {OTHER}"},
     ),
 ]

@@ -22,6 +22,7 @@ from indexer.cli.options import (
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier import Frontier
 from indexer.errors import ConfigError
+from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.report import RunStats, format_summary
 
@@ -58,6 +59,7 @@ def add_parser(sub: Any) -> None:
     add_common(p)
     add_solr_target(p)
     p.add_argument("--out", type=Path, help="also write each document as a JSON line here")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--per-host", type=int, help="requests in flight per host (fetch.per_host)")
     p.add_argument("--concurrency", type=int, help="requests in flight in total")
@@ -98,7 +100,9 @@ def _add_formats(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the crawl; exit 0 when it ran to its end (failed pages are reported), 130 when
-    it was stopped by SIGINT or SIGTERM (``--resume`` continues it)."""
+    it was stopped by SIGINT or SIGTERM, 1 when it failed (Solr refused the credentials or
+    the schema past ``solr.auth_wait``, or kept changes in the outbox); ``--resume``
+    continues the last two. The summary is written in every case."""
     configure_logging(args.verbose, args.quiet)
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
@@ -108,17 +112,24 @@ def run(args: argparse.Namespace) -> int:
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
     check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
-    if settings.crawl.resume and not (settings.crawl.data_dir / "frontier.sqlite3").is_file():
-        raise ConfigError("crawl.data_dir", f"no crawl to resume in {settings.crawl.data_dir}")
+    if args.out is not None and args.out.exists() and not (settings.crawl.resume or args.overwrite):
+        raise ConfigError(
+            "--out", f"{args.out} exists: --resume continues it, --overwrite replaces it"
+        )
     use_solr = args.out is None or args.solr is not None
-    with Frontier(settings.crawl.data_dir) as frontier:
+    with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
+        frontier.data_dir.verify((OUTBOX,))
+        if use_solr:
+            claim_outbox(frontier)
         display = ProgressDisplay(enabled=not args.quiet)
         options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
         crawler = Crawler(settings, frontier, options)
         with display:
             stats = asyncio.run(_run_with_signals(crawler, options))
-    _report(stats, args, interrupted=options.stop.is_set())
-    return ExitCode.INTERRUPTED if options.stop.is_set() else ExitCode.OK
+    end = crawler.end
+    interrupted = end is not None and end.phase == "interrupted"
+    _report(stats, args, interrupted=interrupted)
+    return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
 
 
 async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:
@@ -127,7 +138,10 @@ async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats
     def stop() -> None:
         if options.stop.is_set():
             raise KeyboardInterrupt
-        log.warning("stopping: finishing pages in flight (again to abort); --resume continues")
+        log.warning(
+            "stopping: within 5 s; pages in flight and unsent changes wait for --resume "
+            "(again to abort)"
+        )
         options.stop.set()
 
     for sig in (signal.SIGINT, signal.SIGTERM):

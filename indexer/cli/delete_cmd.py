@@ -12,6 +12,7 @@ from indexer.cli.options import add_common, add_solr_target, load_from_args, sol
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import ConfigError, InvalidURLError
+from indexer.index.outbox import Outbox
 from indexer.index.writer import SolrWriter
 from indexer.solr.search import count, term_query
 
@@ -30,25 +31,35 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged),
-    2 for a URL or host that cannot be read."""
+    """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged and
+    the deletes wait in the outbox for the next crawl), 2 for a URL or host that cannot be
+    read.
+
+    Adds of the URL or host still waiting in the outbox (a crawl killed before its drain)
+    become deletes in one transaction first, so the next crawl cannot bring them back.
+    """
     settings = load_from_args(args, solr_flags(args)).settings
     writer = SolrWriter(settings.solr)
-    with Frontier(settings.crawl.data_dir) as frontier:
-        if args.url:
-            try:
-                doc_id = normalize_url(args.url, settings.crawl.strip_params)
-            except InvalidURLError as exc:
-                raise ConfigError("--url", str(exc)) from None
-            found = count(settings.solr, term_query("id", doc_id))
-            writer.update([], [doc_id])
-            writer.commit()
-            forgotten = frontier.forget([doc_id])
-        else:
-            host = _host_argument(args.host)
-            found = count(settings.solr, term_query("host", host))
-            writer.delete_query(term_query("host", host))
-            forgotten = frontier.forget_host(host)
+    with Frontier(settings.crawl.data_dir, create=False) as frontier:
+        outbox = Outbox(settings.crawl.data_dir / "outbox.sqlite3")
+        try:
+            if args.url:
+                doc_id = _url_argument(args.url, settings.crawl.strip_params)
+                found = count(settings.solr, term_query("id", doc_id))
+                queued = outbox.retract(lambda i: i == doc_id, also=[doc_id])
+                writer.update([], queued)
+                writer.commit()
+                forgotten = frontier.forget([doc_id])
+            else:
+                host = _host_argument(args.host)
+                found = count(settings.solr, term_query("host", host))
+                queued = outbox.retract(lambda i: host_of(i) == host)
+                writer.update([], queued)
+                writer.delete_query(term_query("host", host))
+                forgotten = frontier.forget_host(host)
+            outbox.settle_deletes(queued)
+        finally:
+            outbox.close()
     print(
         f"deleted {found} document(s) from the index; {forgotten} URL(s) forgotten in the frontier",
         file=sys.stderr,
@@ -57,6 +68,13 @@ def run(args: argparse.Namespace) -> int:
         hint = "" if args.url else " (hosts are written host[:port])"
         print(f"indexer: nothing matched{hint}", file=sys.stderr)
     return 0
+
+
+def _url_argument(value: str, strip_params: tuple[str, ...]) -> str:
+    try:
+        return normalize_url(value, strip_params)
+    except InvalidURLError as exc:
+        raise ConfigError("--url", str(exc)) from None
 
 
 def _host_argument(value: str) -> str:

@@ -11,7 +11,15 @@ from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.frontier_view import FrontierView
 from indexer.crawl.urls import normalize_url
 from indexer.errors import ConfigError, InvalidURLError
-from indexer.report import OUTCOMES, format_counts, format_url_line, outcome_is_known
+from indexer.report import (
+    OUTCOMES,
+    RUN_NOTES,
+    format_counts,
+    format_notes,
+    format_run,
+    format_url_line,
+    outcome_is_known,
+)
 
 
 def add_parser(sub: Any) -> None:
@@ -38,11 +46,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the report.
-
-    Raises:
-        FileNotFoundError: the data directory holds no crawl (exit 1).
-    """
+    """Print the report; a missing or broken frontier is a ``StateError`` (exit 2)."""
     if args.outcome and not args.urls:
         raise ConfigError("--outcome", "only with --urls")
     if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
@@ -56,6 +60,12 @@ def run(args: argparse.Namespace) -> int:
                 print(format_url_line(url, outcome, reason))
         else:
             print(format_counts(view.counts()))
+            runs = view.runs()
+            if runs:
+                print(f"\n{format_run(runs[-1])}")
+            notes = format_notes(view.meta(RUN_NOTES))
+            if notes:
+                print(f"\n{notes}")
     return 0
 
 

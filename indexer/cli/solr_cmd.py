@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from indexer.settings import SolrSettings, load_settings
+from indexer.solr import runtime
 from indexer.solr.admin import init_core, solr_status, update_core_config
 from indexer.solr.cloud import collection_status, init_collection, update_collection_config
 from indexer.solr.connection import SolrConnection
@@ -160,15 +161,30 @@ def run_start(args: argparse.Namespace) -> int:
 def run_stop(args: argparse.Namespace) -> int:
     """Stop our Solr nodes on ``--port`` (and the next ``--nodes``-1 ports), the last first.
 
-    Exit 0 also when none runs (a note on stderr).
+    A node is found through its pid file in ``--solr-home`` or, when it was started with
+    another Solr home, through the launcher's per-user record of that port
+    (:mod:`indexer.solr.runtime`). Exit 1 when a port had no Solr of ours to stop.
     """
+    missing = 0
     for port in reversed(range(args.port, args.port + args.nodes)):
         home = node_home(args.solr_home, port, cloud=True)
         if not pid_file(port, home).exists():
             home = args.solr_home
+        if not pid_file(port, home).exists():
+            home = _recorded_home(port) or home
         if not stop_solr(port, home):
             print(f"indexer: no Solr of ours runs on port {port}", file=sys.stderr)
-    return 0
+            missing += 1
+    return 1 if missing else 0
+
+
+def _recorded_home(port: int) -> Path | None:
+    """The Solr home the launcher recorded for ``port`` (``stop_solr`` checks the pid)."""
+    try:
+        found = runtime.lookup(port)
+    except OSError:
+        return None
+    return None if found is None else found[1]
 
 
 def run_status(args: argparse.Namespace) -> int:

@@ -379,7 +379,10 @@ class _ErrorTranslation:
         url = self._url
         detail = " ".join(str(ev).split())  # aiohttp messages span lines
         if isinstance(ev, asyncio.TimeoutError | aiohttp.ServerTimeoutError):
-            raise RetryableFetchError(url, Outcome.TIMEOUT, "request timed out") from None
+            raise RetryableFetchError(url, Outcome.TIMEOUT, "timed out", unreachable=True) from None
+        if isinstance(ev, aiohttp.ClientConnectorError):  # refused, unroutable, no such host
+            reason = f"cannot connect: {type(ev).__name__}: {detail}"[:200]
+            raise RetryableFetchError(url, Outcome.CONNECTION_ERROR, reason, unreachable=True)
         if isinstance(ev, aiohttp.InvalidURL | aiohttp.NonHttpUrlClientError):
             raise PermanentFetchError(url, Outcome.INVALID_URL, detail[:200]) from None
         if isinstance(ev, aiohttp.ClientResponseError):

@@ -11,9 +11,7 @@ left in ``fetching`` by a killed crawl is queued again on resume.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -21,40 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.extract_state import ExtractState
-from indexer.errors import CrawlLockedError
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS urls (
-    url TEXT PRIMARY KEY,
-    host TEXT NOT NULL,
-    depth INTEGER NOT NULL,
-    state TEXT NOT NULL DEFAULT 'queued',
-    attempts INTEGER NOT NULL DEFAULT 0,
-    next_fetch REAL NOT NULL DEFAULT 0,
-    run INTEGER NOT NULL,
-    fetched_run INTEGER,
-    reached_run INTEGER,
-    etag TEXT,
-    last_modified TEXT,
-    content_hash TEXT,
-    outcome TEXT,
-    reason TEXT,
-    updated REAL
-);
-CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
-CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
-CREATE INDEX IF NOT EXISTS urls_hash ON urls (content_hash);
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY,
-    started REAL NOT NULL,
-    finished REAL
-);
-"""
+from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
+from indexer.crawl.runs import CLOSING_PHASES, add_run_columns
+from indexer.errors import StateError
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,33 +53,32 @@ class Frontier:
 
     Args:
         data_dir: directory for ``frontier.sqlite3`` and ``lock`` (created if missing).
+        create: a missing frontier is created (a new crawl); when False it is an error
+            (``crawl --resume``, ``reindex``, ``delete``).
 
     Raises:
         CrawlLockedError: another process holds the lock on ``data_dir``.
+        StateError: the frontier is broken, foreign or newer, or missing and not ``create``.
     """
 
-    def __init__(self, data_dir: Path) -> None:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        self._lock_fd = os.open(data_dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+    def __init__(self, data_dir: Path, *, create: bool = True) -> None:
+        self.data_dir = DataDir(data_dir)
+        if not create and not self.data_dir.frontier.exists():  # leave no empty directory
+            raise StateError(self.data_dir.frontier, f"missing: {NO_CRAWL}")
+        self.data_dir.lock()
         try:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(self._lock_fd)
-            raise CrawlLockedError(
-                f"another crawl is using {data_dir} (lock held); wait for it or use --data-dir"
-            ) from None
-        self._db = sqlite3.connect(data_dir / "frontier.sqlite3", isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+            self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
+            add_run_columns(self._db)
+            self.extract_state = ExtractState(self._db)
+        except BaseException:
+            self.data_dir.unlock()
+            raise
         self.run = 0
-        self.extract_state = ExtractState(self._db)
 
     def close(self) -> None:
         """Close the database and release the lock."""
         self._db.close()
-        fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-        os.close(self._lock_fd)
+        self.data_dir.unlock()
 
     def __enter__(self) -> Frontier:
         return self
@@ -143,12 +111,44 @@ class Frontier:
         )
         return self.run
 
+    def start_run_for(self, urls: Iterable[str]) -> int:
+        """Begin a new, unfinished run in which only ``urls`` are queued; return its number.
+
+        The other URLs keep their state and outcome; a crawl with ``crawl.resume`` then
+        continues this run (the re-send path of ``reindex --repair``).
+        """
+        cur = self._db.execute("INSERT INTO runs (started) VALUES (?)", (time.time(),))
+        self.run = int(cur.lastrowid or 0)
+        with self._tx():
+            for url in urls:
+                self._db.execute(
+                    "UPDATE urls SET state='queued', attempts=0, next_fetch=0, run=? WHERE url=?",
+                    (self.run, url),
+                )
+        return self.run
+
+    def indexed_documents(self) -> Iterator[tuple[str, str]]:
+        """``(url, content_hash)`` of every URL reached with a stored main-content hash."""
+        yield from self._db.execute(
+            "SELECT url, content_hash FROM urls WHERE reached_run IS NOT NULL "
+            "AND content_hash IS NOT NULL AND state='done' ORDER BY url"
+        )
+
     def save_seeds(self, seeds: Iterable[str]) -> None:
         """Remember the crawl's seeds, so that ``--resume`` needs none (they define scope)."""
         self._db.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeds', ?)",
             (json.dumps(list(seeds)),),
         )
+
+    def meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the frontier's ``meta`` table, or None."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key`` in the ``meta`` table."""
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     def stored_seeds(self) -> tuple[str, ...]:
         """The seeds saved by the last crawl that had any, or ``()``."""
@@ -158,6 +158,16 @@ class Frontier:
     def finish_run(self) -> None:
         """Mark the current run finished (a later ``--resume`` then starts anew)."""
         self._db.execute("UPDATE runs SET finished=? WHERE id=?", (time.time(), self.run))
+
+    def set_phase(self, phase: str, exit_code: int | None = None, reason: str = "") -> None:
+        """Store the current run's phase (:class:`indexer.pipeline.phases.Phase`), with its
+        exit code and one-line reason when it ends. ``finished`` and ``refused`` close the
+        run (``--resume`` then starts anew); any other phase leaves it open."""
+        closed = phase in CLOSING_PHASES
+        self._db.execute(
+            "UPDATE runs SET phase=?, exit_code=?, reason=?, finished=? WHERE id=?",
+            (phase, exit_code, reason, time.time() if closed else None, self.run),
+        )
 
     # -- queueing -----------------------------------------------------------------------
 
@@ -263,12 +273,13 @@ class Frontier:
         ).fetchone()
         return row is not None
 
-    def record_reached(self, url: str, host: str, depth: int, reason: str) -> None:
+    def record_reached(self, url: str, host: str, depth: int, reason: str) -> bool:
         """Record ``url`` as indexed in this run, reached by a redirect from another URL.
 
         A copy of it still queued in this run is settled too, so it is not fetched again.
+        Returns False when the URL had already ended in this run (nothing changed).
         """
-        self._db.execute(
+        cur = self._db.execute(
             "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
             "ON CONFLICT(url) DO UPDATE SET state='done', outcome='indexed', "
@@ -276,6 +287,7 @@ class Frontier:
             "WHERE urls.run < excluded.run OR urls.state='queued'",
             (url, host, depth, self.run, reason, self.run, self.run, time.time()),
         )
+        return cur.rowcount > 0
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
         """Give every URL still queued (of ``host``, or all) a final outcome; returns how many."""
@@ -357,12 +369,8 @@ class Frontier:
 
     def copy_to(self, data_dir: Path) -> None:
         """Write a consistent copy of the frontier database into ``data_dir`` (dry runs)."""
-        data_dir.mkdir(parents=True, exist_ok=True)
-        target = sqlite3.connect(data_dir / "frontier.sqlite3")
-        try:
-            self._db.backup(target)
-        finally:
-            target.close()
+        DataDir(data_dir).ensure()
+        backup(self._db, DataDir(data_dir).frontier)
 
     def queued_count(self) -> int:
         """URLs queued or being fetched."""

@@ -1,17 +1,20 @@
 """A read-only view of a frontier for ``indexer report``: no lock, so it works during a crawl.
 
 It reads the frontier's SQLite file (``crawl.data_dir``/``frontier.sqlite3``, written by
-:class:`indexer.crawl.frontier.Frontier`) in read-only mode.
+:class:`indexer.crawl.frontier.Frontier`) in read-only mode, checked by
+:class:`~indexer.crawl.datadir.DataDir` like every state file.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
+from indexer.crawl.datadir import DataDir
 from indexer.crawl.extract_state import ExtractState
+from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
+from indexer.crawl.runs import RunRecord, read_runs
 
 
 class FrontierView:
@@ -21,14 +24,11 @@ class FrontierView:
         data_dir: the crawl's data directory.
 
     Raises:
-        FileNotFoundError: no frontier in ``data_dir``.
+        StateError: no frontier in ``data_dir``, or a broken, foreign or newer one.
     """
 
     def __init__(self, data_dir: Path) -> None:
-        path = data_dir / "frontier.sqlite3"
-        if not path.is_file():
-            raise FileNotFoundError(f"no crawl state in {data_dir}")
-        self._db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
         self.extract_state = ExtractState(self._db, read_only=True)
 
     def close(self) -> None:
@@ -43,6 +43,11 @@ class FrontierView:
     ) -> None:
         self.close()
 
+    def meta(self, key: str) -> str | None:
+        """The value stored under ``key`` in the ``meta`` table, or None."""
+        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
     def counts(self) -> Iterator[tuple[str, str, int]]:
         """``(host, outcome, count)`` ordered by host then outcome; URLs without an outcome
         yet count as ``queued`` (or ``fetching``)."""
@@ -50,6 +55,10 @@ class FrontierView:
             "SELECT host, CASE WHEN state='done' THEN outcome ELSE state END AS o, COUNT(*) "
             "FROM urls GROUP BY host, o ORDER BY host, o"
         )
+
+    def runs(self) -> list[RunRecord]:
+        """Every run record, oldest first (phase, exit code, reason)."""
+        return read_runs(self._db)
 
     def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
         """``(url, outcome, reason)`` by URL, optionally of one outcome only."""

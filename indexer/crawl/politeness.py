@@ -18,6 +18,7 @@ class _Host:
     next_start: float = 0.0
     in_flight: int = 0
     crawl_delay: float = 0.0
+    held_until: float = 0.0
 
 
 class Politeness:
@@ -81,3 +82,17 @@ class Politeness:
         """Hold every request to ``host`` for ``seconds`` (a Retry-After answer)."""
         state = self._host(host)
         state.next_start = max(state.next_start, time.monotonic() + seconds)
+        state.held_until = max(state.held_until, time.monotonic() + seconds)
+
+    def held(self, longer_than: float = 1.0) -> dict[str, float]:
+        """Hosts held by a Retry-After for more than ``longer_than`` seconds from now.
+
+        Returns ``{host: wall-clock time (epoch seconds) the hold ends}``, for progress
+        displays.
+        """
+        now_m, now = time.monotonic(), time.time()
+        return {
+            host: now + (state.held_until - now_m)
+            for host, state in self._hosts.items()
+            if state.held_until - now_m > longer_than
+        }

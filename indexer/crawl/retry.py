@@ -29,18 +29,28 @@ class RetryPolicy:
         backoff_base: first backoff (s); doubles each attempt, plus up to 1x jitter.
         backoff_max: longest computed backoff (s).
         retry_after_cap: longest Retry-After honoured (s).
+        timeout_attempts: attempts when the failure is a timeout (a request that used its
+            whole deadline is retried at most once by default: a hung server costs a URL
+            two deadlines, not ``max_attempts``).
     """
 
     max_attempts: int
     backoff_base: float
     backoff_max: float
     retry_after_cap: float
+    timeout_attempts: int = 2
 
     @classmethod
     def from_settings(cls, fetch: FetchSettings) -> RetryPolicy:
-        """The policy of ``fetch.max_attempts``, ``backoff_base``, ``backoff_max`` and
-        ``retry_after_cap``."""
-        return cls(fetch.max_attempts, fetch.backoff_base, fetch.backoff_max, fetch.retry_after_cap)
+        """The policy of ``fetch.max_attempts``, ``backoff_base``, ``backoff_max``,
+        ``retry_after_cap`` and ``timeout_attempts``."""
+        return cls(
+            fetch.max_attempts,
+            fetch.backoff_base,
+            fetch.backoff_max,
+            fetch.retry_after_cap,
+            fetch.timeout_attempts,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +68,21 @@ class Decision:
     outcome: Outcome | None = None
 
 
-def decide(attempt: int, retry_after: float | None, policy: RetryPolicy) -> Decision:
+def decide(
+    attempt: int, retry_after: float | None, policy: RetryPolicy, *, timed_out: bool = False
+) -> Decision:
     """Decide on a retryable failure.
 
     Args:
         attempt: attempts made so far, this failed one included (1 after the first).
         retry_after: seconds the server asked for, or None.
         policy: the limits.
+        timed_out: the failure was a timeout (``policy.timeout_attempts`` applies).
     """
     if retry_after is not None and retry_after > policy.retry_after_cap:
         return Decision(None, Outcome.RETRY_AFTER_TOO_LONG)
-    if attempt >= policy.max_attempts:
+    limit = min(policy.max_attempts, policy.timeout_attempts) if timed_out else policy.max_attempts
+    if attempt >= limit:
         # with a single attempt allowed nothing was retried: the failure is the outcome
         return Decision(None, Outcome.RETRIES_EXHAUSTED if attempt > 1 else None)
     if retry_after is not None:

@@ -12,7 +12,7 @@ from lxml import etree
 
 from indexer.extract.decide import ChainResult, run_chain
 from indexer.extract.explain import Decision, dom_path
-from indexer.extract.links import outlinks
+from indexer.extract.links import count_links, outlinks
 from indexer.extract.metadata import read_metadata
 from indexer.extract.parse import body_of, parse_html
 from indexer.extract.rules import apply_rule, matching_rule
@@ -111,6 +111,8 @@ def extract_page(
     doc = read_metadata(root, url, encoding)
     if "nofollow" not in doc.robots:
         doc.outlinks = outlinks(root, url, encoding, max_links)
+        if len(doc.outlinks) >= max_links:  # cut: say how many the page had
+            doc.links_found = max(count_links(root), len(doc.outlinks))
     rule = matching_rule(url, rules)
     chain = _rule_content(root, rule) if rule is not None else None
     if chain is None:

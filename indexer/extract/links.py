@@ -128,6 +128,14 @@ def _element_hrefs(root: etree._Element) -> list[str]:
     return hrefs
 
 
+def count_links(root: etree._Element) -> int:
+    """Distinct link targets (``href``/``src`` values, refresh included) on the page.
+
+    Walked only when :func:`outlinks` hit its cap, to say how many links were left out.
+    """
+    return len({*_refresh_hrefs(root), *_element_hrefs(root)})
+
+
 def outlinks(root: etree._Element, url: str, encoding: str, max_links: int) -> list[str]:
     """Return the page's followable links, absolute, deduplicated, in document order.
 

@@ -66,7 +66,7 @@ def build_document(
     """The Solr document (JSON-ready dict) for one indexed page.
 
     The id is the normalized final URL (after redirects). Empty values are omitted.
-    Dates are ISO 8601 strings (pysolr cannot send ``datetime``).
+    Dates are ISO 8601 strings (JSON has no date type).
     """
     url, host = fetched.final_url, host_of(fetched.final_url)
     doc: dict[str, Any] = {

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from indexer.crawl.datadir import StateKind, open_state
+from indexer.errors import StateError
+
+if TYPE_CHECKING:
+    from indexer.crawl.frontier import Frontier
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -23,6 +30,35 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload TEXT
 );
 """
+
+#: The outbox's state file (version 1: the schema above, as first released).
+OUTBOX = StateKind(
+    name="outbox.sqlite3",
+    version=1,
+    tables={"outbox": ("seq", "doc_id", "action", "payload")},
+    schema=_SCHEMA,
+    remedy="run `indexer reindex --repair` (recreates the outbox and re-sends what Solr lacks)",
+)
+
+
+#: The frontier's ``meta`` key telling that a crawl of its data directory used an outbox.
+OUTBOX_USED = "outbox"
+
+
+def claim_outbox(frontier: Frontier) -> None:
+    """Before a crawl that sends to Solr: check that the outbox is there if one was used.
+
+    A missing outbox of a data directory whose crawls used one has lost the changes it
+    held; it is refused like a broken one, naming ``indexer reindex --repair``. Then the
+    frontier remembers that this data directory uses an outbox.
+
+    Raises:
+        StateError: the outbox was used before and is missing now.
+    """
+    path = frontier.data_dir.outbox
+    if frontier.meta(OUTBOX_USED) and not path.exists():
+        raise StateError(path, f"missing, though earlier crawls used it; {OUTBOX.remedy}")
+    frontier.set_meta(OUTBOX_USED, "1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +84,15 @@ class Outbox:
     """SQLite-backed queue of pending Solr changes.
 
     Args:
-        path: the database file (its directory must exist).
+        path: the database file (its directory must exist); created when missing.
+
+    Raises:
+        StateError: the file is broken, foreign or newer (its message names
+            ``indexer reindex --repair``).
     """
 
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        self._db: sqlite3.Connection = open_state(path, OUTBOX, create=True, threads=True)
 
     def close(self) -> None:
         """Close the database."""
@@ -99,6 +136,31 @@ class Outbox:
     def ack(self, changes: list[Change]) -> None:
         """Remove acknowledged changes (a change superseded meanwhile stays)."""
         self._db.executemany("DELETE FROM outbox WHERE seq=?", [(c.seq,) for c in changes])
+
+    def retract(self, match: Callable[[str], bool], also: Iterable[str] = ()) -> list[str]:
+        """Turn every pending add whose id ``match``es into a delete, and queue deletes of
+        the ids in ``also``, in one transaction; returns the ids queued for deletion.
+
+        ``indexer delete`` uses it, so that adds still waiting (a crawl killed before its
+        drain) can no longer bring back what it deletes.
+        """
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            rows = self._db.execute("SELECT doc_id FROM outbox WHERE action='add'").fetchall()
+            ids = list(dict.fromkeys([r[0] for r in rows if match(r[0])] + list(also)))
+            for doc_id in ids:
+                self._put(doc_id, "delete", None)
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return ids
+
+    def settle_deletes(self, ids: Iterable[str]) -> None:
+        """Remove pending deletes of ``ids`` that were applied outside the index stage."""
+        self._db.executemany(
+            "DELETE FROM outbox WHERE doc_id=? AND action='delete'", [(i,) for i in ids]
+        )
 
     def count(self) -> int:
         """Pending changes."""

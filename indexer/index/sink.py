@@ -2,23 +2,26 @@
 
 Adds and deletes for Solr are written to the durable outbox (:mod:`indexer.index.outbox`)
 and drained by the index stage (:mod:`indexer.index.stage`) while the crawl goes on. The
-``--out`` JSON-lines file is line-buffered: a document is in the file before its URL is
-marked done, so a crawl killed with -9 and resumed loses none.
+``--out`` JSON-lines file (:mod:`indexer.index.outfile`) is flushed line by line: a
+document is in the file before its URL is marked done, so a crawl killed with -9 and
+resumed loses none; a write error stops the crawl.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
+from indexer.index.client import SolrClient
 from indexer.index.outbox import Outbox
+from indexer.index.outfile import OutFile
 from indexer.index.stage import IndexStage
 from indexer.index.writer import SolrWriter
+from indexer.index.xmlchars import clean_value
 from indexer.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -36,6 +39,14 @@ class DocumentSink:
         on_indexed: number of documents Solr acknowledged (or written to ``out`` alone).
         on_change: ``(action, doc_id)`` for each change, action ``add``, ``update``, ``delete``.
         defer_deletes: collect deletions in :attr:`deferred_deletes` instead of sending them.
+        client: the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
+        on_commit: called when the final commit begins.
+
+    Attributes:
+        failure: one line when the index stage gave up (credentials or schema refused for
+            longer than ``solr.auth_wait``), else ''.
+        pending: changes left in the outbox after :meth:`close`.
+        removed_chars: characters outside XML 1.0 ``Char`` removed from what was written.
     """
 
     def __init__(
@@ -49,6 +60,8 @@ class DocumentSink:
         on_indexed: Callable[[int], None],
         on_change: Callable[[str, str], None] | None = None,
         defer_deletes: bool = False,
+        client: SolrClient | None = None,
+        on_commit: Callable[[], None] | None = None,
     ) -> None:
         self._settings = settings
         self._out_path = out
@@ -60,7 +73,11 @@ class DocumentSink:
         self._defer = defer_deletes
         self.deferred_deletes: list[str] = []
         self.pending = 0
-        self._out: IO[str] | None = None
+        self.failure = ""
+        self._client = client
+        self._on_commit = on_commit
+        self.removed_chars = 0
+        self._out: OutFile | None = None
         self._outbox: Outbox | None = None
         self._index: IndexStage | None = None
         self._task: asyncio.Task[None] | None = None
@@ -68,40 +85,43 @@ class DocumentSink:
     def open(self) -> None:
         """Open the ``--out`` file and start the index stage (needs a running event loop)."""
         if self._out_path is not None:
-            mode = "a" if self._append else "w"
-            self._out = self._out_path.open(mode, encoding="utf-8", buffering=1)
+            self._out = OutFile(self._out_path, append=self._append)
+            if self._out.cut_bytes:
+                log.warning(
+                    "%s: cut a partial last line (%d bytes)", self._out_path, self._out.cut_bytes
+                )
         if self._use_solr:
             self._outbox = Outbox(self._settings.crawl.data_dir / "outbox.sqlite3")
             self._index = IndexStage(
                 self._outbox,
-                SolrWriter(self._settings.solr),
+                self._client or SolrWriter(self._settings.solr),
                 self._settings.solr,
                 on_rejected=self._on_rejected,
                 on_indexed=self._on_indexed,
+                on_commit=self._on_commit,
             )
             self._task = asyncio.create_task(self._index.run())
+            self._task.add_done_callback(self._stage_ended)
 
-    async def close(self, stopping: bool = False) -> None:
+    def _stage_ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.failure = str(task.exception())
+
+    async def close(
+        self, stop: asyncio.Event | None = None, grace: Callable[[], float] = lambda: 0.0
+    ) -> None:
         """Drain the outbox into Solr (up to ``solr.drain_timeout`` s), commit, close all.
 
-        Changes Solr did not take in time stay in the outbox for the next run
-        (:attr:`pending` tells how many). ``stopping`` (the user asked the crawl to stop)
-        waits at most ``solr.stop_drain_timeout`` s for an unavailable Solr.
+        Changes Solr did not take stay in the outbox for the next run (:attr:`pending`
+        tells how many). Once ``stop`` is set (the user asked the crawl to stop, before or
+        during the drain) the drain goes on for ``grace()`` more seconds at most (the
+        crawl's stop budget, :mod:`indexer.pipeline.phases`, and ``solr.stop_drain_timeout``).
         """
-        timeout = self._settings.solr.drain_timeout
-        if stopping:
-            timeout = min(timeout, self._settings.solr.stop_drain_timeout)
         try:
             if self._task is not None and self._index is not None and self._outbox is not None:
                 self._index.close()
                 try:
-                    await asyncio.wait_for(self._task, timeout)
-                except TimeoutError:
-                    log.warning(
-                        "Solr still unavailable: %d changes wait in the outbox and are sent "
-                        "on the next run",
-                        self._outbox.count(),
-                    )
+                    await self._drain(self._task, stop or asyncio.Event(), grace)
                 finally:
                     self.pending = self._outbox.count()
                     self._outbox.close()
@@ -109,12 +129,36 @@ class DocumentSink:
             if self._out is not None:
                 self._out.close()
 
+    async def _drain(
+        self, task: asyncio.Task[None], stop: asyncio.Event, grace: Callable[[], float]
+    ) -> None:
+        stopped = asyncio.create_task(stop.wait())
+        try:
+            await asyncio.wait(
+                {task, stopped},
+                timeout=self._settings.solr.drain_timeout,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            stopped.cancel()
+        if not task.done() and stop.is_set():
+            await asyncio.wait({task}, timeout=grace())
+        if not task.done():
+            task.cancel()
+            log.warning(
+                "%d changes wait in the outbox and are sent on the next run",
+                self._outbox.count() if self._outbox is not None else 0,
+            )
+        await asyncio.gather(task, return_exceptions=True)
+
     async def wait_ready(self, stop: asyncio.Event) -> None:
         """Return when Solr takes changes again and the outbox is below its high-water mark."""
         if self._index is None or self._outbox is None:
             return
         high_water = self._settings.solr.outbox_high_water
         while not self._index.healthy.is_set() or self._outbox.count() > high_water:
+            if self.failure:  # the index stage gave up: the crawl stops
+                stop.set()
             if stop.is_set():
                 return
             with contextlib.suppress(TimeoutError):
@@ -123,11 +167,18 @@ class DocumentSink:
                 await asyncio.sleep(0.2)
 
     def add(self, doc: dict[str, Any], text: str, *, update: bool) -> None:
-        """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before."""
+        """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before.
+
+        Characters outside XML 1.0 ``Char`` are removed from every field and from ``text``
+        first (:mod:`indexer.index.xmlchars`), counted in :attr:`removed_chars`.
+        """
+        doc, removed = clean_value(doc)
+        text, removed_text = clean_value(text)
+        self.removed_chars += removed + removed_text
         if self._on_change is not None:
             self._on_change("update" if update else "add", doc["id"])
         if self._out is not None:
-            self._out.write(json.dumps({**doc, "text": text}, ensure_ascii=False) + "\n")
+            self._out.write({**doc, "text": text})
             if self._outbox is None:
                 self._on_indexed(1)
         if self._outbox is not None and self._index is not None:

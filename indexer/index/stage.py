@@ -1,13 +1,21 @@
 """The index stage: drains the outbox into Solr in batches.
 
 - Batches are capped by ``solr.batch_size`` documents and ``solr.batch_bytes`` bytes.
-- Solr unreachable or 5xx: the batch stays in the outbox, :attr:`IndexStage.healthy` is
-  cleared (the crawl stops dispatching: back-pressure) and the send is retried with
-  exponential backoff (``solr.backoff_base`` doubling up to ``solr.backoff_max``) until
-  Solr is back.
-- A batch rejected with 4xx is split in halves until the bad document is isolated; it is
-  reported through ``on_rejected`` and dropped, the rest is indexed.
+- Solr unreachable, 5xx, or a 4xx that blames no document (404 of a core being reloaded or
+  a misrouting proxy): the batch stays in the outbox, :attr:`IndexStage.healthy` is cleared
+  (the crawl stops dispatching: back-pressure) and the send is retried with exponential
+  backoff (``solr.backoff_base`` doubling up to ``solr.backoff_max``) until Solr
+  is back.
+- Credentials refused (401/403) or a field unknown to the schema (a configset older than
+  the code): the same pause, with one log line that names the cause and the way out; when
+  it lasts longer than ``solr.auth_wait`` seconds, :meth:`IndexStage.run` raises it.
+- Only a batch that Solr answers with a 400 naming a document-level problem is split in
+  halves until the bad document is isolated; it is reported through ``on_rejected`` and
+  dropped, the rest is indexed.
 - When the crawl ends, a single hard commit makes everything visible.
+
+Every Solr call runs in a daemon thread (:func:`indexer.index.client.in_thread`), so a
+stopped crawl cancels the stage at once and what was not acknowledged stays in the outbox.
 """
 
 from __future__ import annotations
@@ -15,14 +23,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 
 import tenacity
 
 from indexer.crawl.retry import wait_seconds
-from indexer.errors import SolrRejectedError, SolrUnavailableError
+from indexer.errors import (
+    SolrAuthError,
+    SolrDocumentError,
+    SolrError,
+    SolrRejectedError,
+    SolrSchemaError,
+)
+from indexer.index.client import SolrClient, in_thread
 from indexer.index.outbox import Change, Outbox
-from indexer.index.writer import SolrWriter
 from indexer.settings import SolrSettings
 
 log = logging.getLogger(__name__)
@@ -35,25 +50,28 @@ class IndexStage:
 
     Args:
         outbox: the durable outbox.
-        writer: the Solr writer.
-        cfg: Solr settings (batch caps).
+        writer: the Solr client (:class:`indexer.index.writer.SolrWriter`, or a fake).
+        cfg: Solr settings (batch caps, ``auth_wait``).
         on_rejected: called as ``(doc_id, solr_message)`` for a document Solr refuses.
         on_indexed: called with the number of documents acknowledged.
+        on_commit: called once when the final commit begins.
     """
 
     def __init__(
         self,
         outbox: Outbox,
-        writer: SolrWriter,
+        writer: SolrClient,
         cfg: SolrSettings,
         on_rejected: RejectedCallback,
         on_indexed: Callable[[int], None],
+        on_commit: Callable[[], None] | None = None,
     ) -> None:
         self._outbox = outbox
         self._writer = writer
         self._cfg = cfg
         self._on_rejected = on_rejected
         self._on_indexed = on_indexed
+        self._on_commit = on_commit
         self.healthy = asyncio.Event()
         self.healthy.set()
         self._wake = asyncio.Event()
@@ -62,6 +80,7 @@ class IndexStage:
             multiplier=cfg.backoff_base, min=cfg.backoff_base, max=cfg.backoff_max
         )
         self._failures = 0
+        self._blocked_since: float | None = None
 
     def notify(self) -> None:
         """Tell the stage that new changes are waiting."""
@@ -76,7 +95,7 @@ class IndexStage:
         """Loop until :meth:`close` was called and the outbox is empty, then commit.
 
         Raises:
-            SolrAuthError: Solr refuses the credentials (not retried).
+            SolrAuthError, SolrSchemaError: refused for longer than ``solr.auth_wait``.
         """
         while True:
             batch = self._outbox.pending(self._cfg.batch_size, self._cfg.batch_bytes)
@@ -90,7 +109,7 @@ class IndexStage:
                 batch = self._outbox.pending(self._cfg.batch_size, self._cfg.batch_bytes)
             try:
                 await self._send(batch)
-            except SolrUnavailableError as exc:
+            except SolrError as exc:
                 await self._pause(exc)  # the loop reads the outbox again: nothing sent twice
                 continue
             self._recovered()
@@ -102,33 +121,54 @@ class IndexStage:
             await asyncio.wait_for(self._wake.wait(), timeout)
 
     async def _commit_with_retry(self) -> None:
+        if self._on_commit is not None:
+            self._on_commit()
         while True:
             try:
-                await asyncio.to_thread(self._writer.commit)
-            except SolrUnavailableError as exc:
+                await in_thread(self._writer.commit)
+            except SolrError as exc:
                 await self._pause(exc)
                 continue
             self._recovered()
             return
 
-    async def _pause(self, exc: SolrUnavailableError) -> None:
+    async def _pause(self, exc: SolrError) -> None:
+        """Clear :attr:`healthy`, log why, wait the backoff; raise ``exc`` when credentials
+        or the schema have been refused for longer than ``solr.auth_wait``."""
         self.healthy.clear()
         self._failures += 1
         delay = wait_seconds(self._backoff, self._failures)
-        log.warning("Solr unavailable (%s); retrying in %.1f s", exc, delay)
+        if isinstance(exc, SolrAuthError | SolrSchemaError):
+            self._blocked(exc)
+        elif isinstance(exc, SolrRejectedError):
+            log.warning("Solr answered HTTP %d (%s); retrying in %.1f s", exc.status, exc, delay)
+        else:
+            log.warning("Solr unavailable (%s); retrying in %.1f s", exc, delay)
         await asyncio.sleep(delay)
 
+    def _blocked(self, exc: SolrError) -> None:
+        now = time.monotonic()
+        wait = self._cfg.auth_wait
+        if self._blocked_since is None:
+            self._blocked_since = now
+            log.error("%s; fetching paused, waiting up to solr.auth_wait=%g s", exc, wait)
+        elif now - self._blocked_since >= wait:
+            raise exc
+
     def _recovered(self) -> None:
+        if self._blocked_since is not None:
+            log.warning("Solr takes updates again; fetching resumes")
         self._failures = 0
+        self._blocked_since = None
         self.healthy.set()
 
     async def _send(self, batch: list[Change]) -> None:
-        """Send a batch; on 4xx split it until the bad documents are isolated."""
+        """Send a batch; on a document-level 400 split it until the bad ones are isolated."""
         adds = [c.doc for c in batch if c.action == "add" and c.doc is not None]
         deletes = [c.doc_id for c in batch if c.action == "delete"]
         try:
-            await asyncio.to_thread(self._writer.update, adds, deletes)
-        except SolrRejectedError as exc:
+            await in_thread(self._writer.update, adds, deletes)
+        except SolrDocumentError as exc:
             if len(batch) == 1:
                 self._on_rejected(batch[0].doc_id, str(exc))
                 self._outbox.ack(batch)

@@ -1,9 +1,10 @@
-"""Sends batches of adds and deletes to Solr with pysolr; translates its errors.
+"""Sends batches of adds and deletes to Solr's JSON update handler; lists a host's ids.
 
-pysolr is synchronous (requests): call :class:`SolrWriter` methods from a worker thread.
-JSON update bodies carry real UTF-8 (pysolr's default encoder escapes every non-ASCII
-character, doubling Japanese payloads). Updates use ``commitWithin`` for visibility; one
-hard commit ends a crawl (Solr Reference Guide, "Commits and Transaction Logs").
+Blocking (requests): the index stage calls :class:`SolrWriter` methods off the event loop
+(:func:`indexer.index.client.in_thread`). Updates use ``commitWithin`` for visibility; one
+hard commit ends a crawl (Solr Reference Guide, "Commits and Transaction Logs"; the JSON
+command format of "Indexing with Update Handlers"). Errors come translated by status from
+:mod:`indexer.solr.connection`, the one Solr client.
 
 SolrCloud: any node's ``/<collection>/update`` accepts updates and forwards each document to
 its shard leader (Ref Guide, "SolrCloud Shards and Indexing"), so the writer needs no
@@ -14,28 +15,22 @@ by id and deletes by id are idempotent. Basic auth goes in a header, never in a 
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-import pysolr
-import requests
-
-from indexer.errors import SolrAuthError, SolrError, SolrRejectedError, SolrUnavailableError
+from indexer.errors import SolrUnavailableError
 from indexer.settings import SolrSettings
-from indexer.solr.connection import AUTH_HINT
+from indexer.solr.connection import SolrConnection
+from indexer.solr.search import host_ids
 
-logging.getLogger("pysolr").setLevel(logging.CRITICAL)  # it logs request bodies on errors
-
-_HTTP_STATUS = re.compile(r"\(HTTP (\d{3})\)")
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
 class SolrWriter:
-    """Writes to one core or collection, through any of the configured nodes.
+    """Writes to one core or collection, through any of the configured nodes; implements
+    :class:`indexer.index.client.SolrClient`.
 
     Args:
         cfg: Solr settings (url, urls, core, collection, commit_within_ms, timeout, user,
@@ -43,20 +38,10 @@ class SolrWriter:
     """
 
     def __init__(self, cfg: SolrSettings) -> None:
-        auth = None
-        if cfg.user:
-            auth = (cfg.user, cfg.password.get_secret_value() if cfg.password else "")
         self._cfg = cfg
         self._nodes = cfg.node_urls
-        self._clients = [
-            pysolr.Solr(
-                f"{node}/{cfg.target}",
-                encoder=json.JSONEncoder(ensure_ascii=False),
-                timeout=cfg.timeout,
-                auth=auth,
-            )
-            for node in self._nodes
-        ]
+        self._conns = [SolrConnection.from_settings(cfg, n, keep_alive=True) for n in self._nodes]
+        self._path = f"/{cfg.target}/update"
         self._current = 0
 
     @property
@@ -65,50 +50,50 @@ class SolrWriter:
         return self._nodes[self._current]
 
     def update(self, adds: Sequence[dict[str, Any]], deletes: Sequence[str]) -> None:
-        """Send adds and deletes (deletes first) with commitWithin.
+        """Send deletes, then adds, with commitWithin (``solr.commit_within_ms``).
 
         Raises:
-            SolrUnavailableError: network failure, timeout or 5xx.
-            SolrRejectedError: 4xx (a bad document or request).
+            SolrUnavailableError: no node answers, or they answer 5xx.
+            SolrDocumentError: a 400 naming a problem of the documents.
+            SolrSchemaError: a 400 for a field the core does not know.
+            SolrRejectedError: another 4xx (404 of a core being reloaded...).
             SolrAuthError: 401/403.
         """
-        within = self._cfg.commit_within_ms
+        params = {"commitWithin": str(self._cfg.commit_within_ms)}
         if deletes:
-            self._call(lambda solr: solr.delete(id=list(deletes), commit=False))
+            self._call(lambda c: c.post_json(self._path, params, {"delete": list(deletes)}))
         if adds:
-            self._call(lambda solr: solr.add(list(adds), commit=False, commitWithin=within))
+            self._call(lambda c: c.post_json(self._path, params, list(adds)))
 
     def commit(self) -> None:
-        """Hard commit that opens a new searcher.
-
-        Raises:
-            SolrUnavailableError, SolrRejectedError: as for :meth:`update`.
-        """
-        self._call(lambda solr: solr.commit(waitSearcher=True))
+        """Hard commit that opens a new searcher; errors as :meth:`update`."""
+        self._call(lambda c: c.post_json(self._path, {}, {"commit": {"waitSearcher": True}}))
 
     def delete_query(self, query: str) -> None:
-        """Delete every document matching ``query`` (Lucene syntax) and commit.
+        """Delete every document matching ``query`` (Lucene syntax) and commit; errors as
+        :meth:`update`."""
+        command = {"delete": {"query": query}}
+        self._call(lambda c: c.post_json(self._path, {"commit": "true"}, command))
 
-        Raises:
-            SolrUnavailableError, SolrRejectedError, SolrAuthError: as for :meth:`update`.
-        """
-        self._call(lambda solr: solr.delete(q=query, commit=True))
+    def host_ids(self, host: str) -> list[str]:
+        """Every document id of ``host`` (see :func:`indexer.solr.search.host_ids`)."""
+        return host_ids(self._cfg, host)
 
-    def _call(self, fn: Callable[[pysolr.Solr], T]) -> T:
+    def _call(self, fn: Callable[[SolrConnection], T]) -> T:
         """Run ``fn`` on the current node, then on each other node while they are unavailable.
 
         Raises:
             SolrUnavailableError: every node failed (the last node's reason).
-            SolrRejectedError, SolrAuthError: at once, from the node that answered.
+            SolrError: any other error at once, from the node that answered.
         """
         failure: SolrUnavailableError | None = None
-        for step in range(len(self._clients)):
-            index = (self._current + step) % len(self._clients)
+        for step in range(len(self._conns)):
+            index = (self._current + step) % len(self._conns)
             try:
-                result = _translated(fn, self._clients[index])
+                result = fn(self._conns[index])
             except SolrUnavailableError as exc:
                 failure = exc
-                if len(self._clients) > 1:
+                if len(self._conns) > 1:
                     log.warning("Solr node %s unavailable (%s)", self._nodes[index], str(exc)[:200])
                 continue
             if index != self._current:
@@ -117,33 +102,3 @@ class SolrWriter:
             return result
         assert failure is not None
         raise failure
-
-
-def _translated(fn: Callable[[pysolr.Solr], T], solr: pysolr.Solr) -> T:
-    try:
-        return fn(solr)
-    except pysolr.SolrError as exc:
-        raise _translate(exc) from None
-    except requests.RequestException as exc:
-        raise SolrUnavailableError(f"Solr request failed: {type(exc).__name__}") from None
-
-
-def _translate(exc: pysolr.SolrError) -> SolrError:
-    message = str(exc)
-    match = _HTTP_STATUS.search(message)
-    status = int(match.group(1)) if match else 0
-    if status in (401, 403):
-        return SolrAuthError(f"Solr refused the credentials (HTTP {status}); {AUTH_HINT}")
-    if 400 <= status < 500:
-        return SolrRejectedError(_concise(message), status)
-    return SolrUnavailableError(_concise(message))
-
-
-def _concise(message: str) -> str:
-    """One readable line from a pysolr error (no HTML, no urllib3 retry chains)."""
-    if "Failed to connect" in message:
-        return "no answer (cannot connect)"
-    if "timed out" in message:
-        return "no answer (timed out)"
-    text = " ".join(re.sub(r"<[^>]+>", " ", message).split())
-    return text[:300]

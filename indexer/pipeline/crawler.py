@@ -23,23 +23,27 @@ from pathlib import Path
 
 from indexer.crawl.fetch import Fetcher, build_session
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy
 from indexer.crawl.robots import RobotsCache, robots_network_retry
 from indexer.crawl.scope import build_scope
 from indexer.crawl.sitemaps import SitemapReader
 from indexer.crawl.urls import SiteAliases, normalize_url
-from indexer.errors import InvalidURLError
+from indexer.errors import IndexerError, InvalidURLError
+from indexer.index.client import SolrClient
+from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.sink import DocumentSink
 from indexer.outcomes import Outcome
 from indexer.pipeline.dispatch import Dispatcher
 from indexer.pipeline.documents import document_workers
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
+from indexer.pipeline.phases import DRAIN_SHARE, Phase, RunEnd, RunPhases, StopEvent, stop_remaining
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.pipeline.visit import Clients, Visitor
 from indexer.pipeline.workers import page_pool, warm_up
-from indexer.report import RunStats
+from indexer.report import RUN_NOTES, RunStats, run_notes
 from indexer.settings import Settings
 from indexer.solr.search import check_target
 
@@ -56,7 +60,12 @@ class CrawlOptions:
             the index), or None for an ordinary crawl.
         on_change: called as ``(action, doc_id)`` for each planned index change, action
             ``add`` (new), ``update`` (indexed before) or ``delete``.
-        stop: set to end the run after the pages in flight.
+        follow_links: queue the outlinks of fetched pages (False: only what is queued
+            already is fetched, as the re-send path of ``reindex --repair`` wants).
+        stop: set to stop the run (a :class:`StopEvent` times the stop budget).
+        client: the Solr client for the index stage (default: the real one).
+        keep_open: a run that completes is left open for the caller to end (reindex
+            reconciles first); interrupted and failed runs are ended all the same.
     """
 
     out: Path | None = None
@@ -64,7 +73,10 @@ class CrawlOptions:
     on_progress: Callable[[RunStats, int], None] | None = None
     reindex: ReindexPolicy | None = None
     on_change: Callable[[str, str], None] | None = None
-    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    follow_links: bool = True
+    stop: asyncio.Event = field(default_factory=StopEvent)
+    client: SolrClient | None = None
+    keep_open: bool = False
 
 
 class Crawler:
@@ -75,9 +87,15 @@ class Crawler:
         frontier: opened (and locked) frontier; the crawler starts a run on it.
         options: output choices.
 
+    Attributes:
+        end: how the run ended, once :meth:`run` returned (or raised).
+
     Raises:
         ConfigError: an invalid seed URL.
     """
+
+    end: RunEnd | None = None
+    _error = ""
 
     def __init__(self, settings: Settings, frontier: Frontier, options: CrawlOptions) -> None:
         if settings.crawl.resume and not settings.crawl.seeds:  # scope comes from the seeds
@@ -92,6 +110,7 @@ class Crawler:
         self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap)
         self.retry = RetryPolicy.from_settings(fetch)
         self.ledger = Ledger(frontier, self.stats)
+        self.phases = RunPhases(frontier)
         self.sink = DocumentSink(
             settings,
             out=options.out,
@@ -101,12 +120,16 @@ class Crawler:
             on_indexed=self._acknowledged,
             on_change=options.on_change,
             defer_deletes=options.reindex is not None and options.reindex.defer_deletes,
+            client=options.client,
+            on_commit=lambda: self.phases.enter(Phase.COMMITTING),
         )
         self.aliases = SiteAliases()
         self.dispatcher = Dispatcher(
             settings, self.ledger, self.politeness, self.scope, self.aliases
         )
+        self.host_failures = HostFailures(fetch.host_failure_limit, fetch.host_failure_window)
         self.learning = SiteLearning(settings, frontier)
+        self._fatal: IndexerError | None = None
 
     async def run(self) -> RunStats:
         """Crawl until the frontier has nothing due or a limit is reached; return the stats."""
@@ -114,6 +137,7 @@ class Crawler:
         if self.options.use_solr:  # fail fast on a wrong URL, core or password
             await asyncio.to_thread(check_target, self.settings.solr)
         self.frontier.start_run(crawl.resume)
+        self.phases.enter(Phase.CRAWLING)
         if crawl.seeds:  # normalized: no user:password@ from a seed reaches the disk
             self.frontier.save_seeds(self._normalized(crawl.seeds))
         self.dispatcher.resume_counts()
@@ -126,12 +150,41 @@ class Crawler:
             await self._crawl()
             if not self.options.stop.is_set():
                 self._finish_left_over()
-                self.frontier.finish_run()
+        except OSError as exc:  # a full disk, an --out that cannot be written: run failed
+            self._error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # a bug: the run is failed, the traceback goes to main()
+            self._error = f"{type(exc).__name__}: {exc}"
+            raise
         finally:
-            await self.sink.close(stopping=self.options.stop.is_set())
-            self.stats.pending = self.sink.pending
-            self.stats.indexed -= self.learning.resent  # documents sent again count once
+            await self._close_run()
+        if self._fatal is not None:  # a state or --out file could not be written
+            raise self._fatal
         return self.stats
+
+    async def _close_run(self) -> None:
+        """Drain and commit (within the stop budget once stopped), then end the run."""
+        stop = self.options.stop
+        share = min(DRAIN_SHARE, self.settings.solr.stop_drain_timeout)
+        self.phases.enter(Phase.DRAINING)
+        await self.sink.close(stop, lambda: stop_remaining(stop, share))
+        self.stats.pending = self.sink.pending
+        self.stats.indexed -= self.learning.resent  # documents sent again count once
+        self.stats.removed_chars = self.sink.removed_chars
+        fatal = str(self._fatal) if self._fatal is not None else ""
+        self.end = self.phases.conclude(
+            stopped=stop.is_set(),
+            failure=self.sink.failure or self._error or fatal,
+            pending=self.sink.pending,
+            keep_open=self.options.keep_open,
+        )
+        self.stats.ended(self.end.phase, self.end.stopped_in, self.end.reason)
+        if self._fatal is None:  # for `indexer report`: what the outcomes do not say
+            self.frontier.set_meta(RUN_NOTES, run_notes(self.stats.summary()))
+
+    def _stop_on(self, exc: IndexerError) -> None:
+        """A state or ``--out`` file failed: stop dispatching; :meth:`run` raises it."""
+        self._fatal = self._fatal or exc
+        self.options.stop.set()
 
     async def _crawl(self) -> None:
         """Open the process pool and the HTTP session, then dispatch until done."""
@@ -172,6 +225,9 @@ class Crawler:
             reindex=self.options.reindex,
             enqueue=self.dispatcher.enqueue,
             clients=clients,
+            host_failures=self.host_failures,
+            on_fatal=self._stop_on,
+            follow_links=self.options.follow_links,
             learning=self.learning,
         )
 
@@ -225,10 +281,15 @@ async def run_crawl(
 
     Raises:
         ConfigError: bad seeds or settings. CrawlLockedError: another crawl holds the data
-        directory. SolrError: Solr cannot be reached or refuses the credentials.
+        directory. StateError: a state file is broken, or missing for ``crawl.resume``.
+        StorageError: a state or ``--out`` file cannot be written (disk full).
+        SolrError: Solr cannot be reached or refuses the credentials.
     """
     options = CrawlOptions(out=out, use_solr=use_solr, on_progress=on_progress)
     if stop is not None:
         options.stop = stop
-    with Frontier(settings.crawl.data_dir) as frontier:
+    with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
+        frontier.data_dir.verify((OUTBOX,))
+        if use_solr:
+            claim_outbox(frontier)
         return await Crawler(settings, frontier, options).run()

@@ -20,6 +20,7 @@ from indexer.crawl.scope import Scope, refusal
 from indexer.crawl.urls import SiteAliases, host_of, normalize_url
 from indexer.errors import InvalidURLError
 from indexer.pipeline.ledger import Ledger
+from indexer.pipeline.phases import settle_in_flight
 from indexer.report import RunStats
 from indexer.settings import Settings
 
@@ -99,7 +100,8 @@ class Dispatcher:
         on_progress: Callable[[RunStats, int], None] | None,
     ) -> None:
         """Start visits until nothing is queued or due, or ``stop`` is set; then wait for
-        the visits in flight.
+        the visits in flight (once stopped, within the stop budget: the rest are cancelled
+        and their URLs queued again, :func:`indexer.pipeline.phases.settle_in_flight`).
 
         Args:
             visit: runs one claimed URL (its host's politeness slot is left by it).
@@ -114,6 +116,7 @@ class Dispatcher:
             if not self._tasks and wait is None:
                 break
             if time.monotonic() - last_progress >= 1.0 and on_progress:
+                self.ledger.stats.waiting = self.politeness.held()
                 on_progress(self.ledger.stats, self.frontier.queued_count())
                 last_progress = time.monotonic()
             timeout = 1.0 if wait is None else min(max(wait, 0.005), 1.0)
@@ -123,8 +126,7 @@ class Dispatcher:
                 )
             else:
                 await asyncio.sleep(timeout)
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await settle_in_flight(self._tasks, stop)
 
     def _launch(self, visit: Visit) -> float | None:
         """Start every URL whose host is ready; return seconds until the next may be, or None

@@ -25,7 +25,7 @@ from multiprocessing.process import BaseProcess
 
 from indexer.errors import DocumentError
 from indexer.extract.formats import Limits, ParsedDocument, parse_document
-from indexer.pipeline.workers import die_with_parent
+from indexer.pipeline.workers import die_with_parent, stops_blocked
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,8 @@ class _Worker:
         self.process: BaseProcess = ctx.Process(
             target=_serve, args=(child, os.getpid(), memory, limits, parser), daemon=True
         )
-        self.process.start()
+        with stops_blocked():  # a stop is the crawler's to handle, not the worker's
+            self.process.start()
         child.close()
 
     def started(self) -> bool:

@@ -15,20 +15,32 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from indexer.crawl.datadir import DataDir, StateKind, backup, open_state
 from indexer.crawl.frontier import Frontier
 from indexer.settings import Settings
+
+#: The missed-runs state file (version 1: the one table, as first released).
+MISSED = StateKind(
+    name="missed.sqlite3",
+    version=1,
+    tables={"missed": ("id", "runs")},
+    schema="CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)",
+    remedy="delete it (the missed-run counts of reindex.delete_grace_runs then start anew)",
+)
 
 
 class MissedRuns:
     """Counts, per document id, the reindex runs in a row that did not reach it (SQLite).
 
     Args:
-        path: database file under the data directory.
+        path: database file under the data directory (created when missing).
+
+    Raises:
+        StateError: the file is broken, foreign or newer.
     """
 
     def __init__(self, path: Path) -> None:
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.execute("CREATE TABLE IF NOT EXISTS missed (id TEXT PRIMARY KEY, runs INTEGER)")
+        self._db: sqlite3.Connection = open_state(path, MISSED, create=True)
 
     def close(self) -> None:
         """Close the database."""
@@ -55,6 +67,10 @@ class MissedRuns:
         """Drop ids that were deleted."""
         self._db.executemany("DELETE FROM missed WHERE id=?", [(i,) for i in ids])
 
+    def copy_to(self, target: Path) -> None:
+        """Write a consistent copy of the counts to ``target`` (dry runs)."""
+        backup(self._db, target)
+
 
 def reconcile(
     settings: Settings,
@@ -80,7 +96,7 @@ def reconcile(
     """
     grace = settings.reindex.delete_grace_runs
     totals: dict[str, int] = {}
-    missed = MissedRuns(data_dir / "missed.sqlite3")
+    missed = MissedRuns(DataDir(data_dir).missed)
     try:
         for host, ids in in_index.items():
             in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
@@ -118,7 +134,7 @@ def guard(settings: Settings, deletes: dict[str, list[str]], totals: dict[str, i
 def forget(data_dir: Path, frontier: Frontier, ids: list[str]) -> None:
     """Drop deleted ids from the frontier and the missed-runs counts."""
     frontier.forget(ids)
-    missed = MissedRuns(data_dir / "missed.sqlite3")
+    missed = MissedRuns(DataDir(data_dir).missed)
     try:
         missed.forget(ids)
     finally:

@@ -9,30 +9,34 @@
    ``reindex.delete_grace_runs`` missed runs in a row; this also catches documents the
    frontier forgot. The guard refuses all deletes when too many of a host's would go.
 
+The job's run record goes through the crawl's phases, then ``reconciling``, and ends
+``finished`` or ``refused`` (:mod:`indexer.pipeline.phases`); an interrupted or failed
+recrawl is not reconciled (its unreached pages would count as missed).
+
 A dry run works on a copy of the frontier, sends nothing to Solr and reports each planned
 change; the real data directory and the index are left as they were.
 """
 
 from __future__ import annotations
 
-import asyncio
-import sqlite3
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of
-from indexer.errors import ConfigError
+from indexer.index.client import SolrClient, in_thread
+from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
-from indexer.pipeline.reconcile import forget, guard, reconcile
+from indexer.pipeline.phases import Phase, RunEnd
+from indexer.pipeline.reconcile import MISSED, MissedRuns, forget, guard, reconcile
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings
-from indexer.solr.search import host_ids
 
 ChangeCallback = Callable[[str, str], None]
 
@@ -46,12 +50,14 @@ class ReindexResult:
         deletes: planned deletions by host (gone pages and reconciliation).
         refused: guard messages; non-empty means nothing was deleted, unless forced.
         deleted: documents deleted from Solr.
+        end: how the job's run ended (None only if the recrawl raised).
     """
 
     stats: RunStats
     deletes: dict[str, list[str]] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
     deleted: int = 0
+    end: RunEnd | None = None
 
 
 async def reindex(
@@ -60,6 +66,7 @@ async def reindex(
     force: bool = False,
     dry_run: bool = False,
     on_change: ChangeCallback | None = None,
+    client: SolrClient | None = None,
 ) -> ReindexResult:
     """Run one reindex job over ``settings.crawl.data_dir``.
 
@@ -68,31 +75,38 @@ async def reindex(
         force: apply deletions even when the guard trips.
         dry_run: change nothing; report planned changes through ``on_change``.
         on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
+        client: the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
 
     Raises:
-        ConfigError: ``crawl.data_dir`` holds no crawl state.
+        StateError: ``crawl.data_dir`` holds no crawl state, or a broken state file.
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
     data_dir = settings.crawl.data_dir
-    if not (data_dir / "frontier.sqlite3").is_file():
-        raise ConfigError("crawl.data_dir", f"no crawl state in {data_dir}: crawl first")
-    with Frontier(data_dir) as frontier:
+    solr = client or SolrWriter(settings.solr)
+    with Frontier(data_dir, create=False) as frontier:
+        frontier.data_dir.verify((OUTBOX, MISSED))
         if not dry_run:
-            return await _run(settings, frontier, data_dir, force, False, on_change)
+            claim_outbox(frontier)
+            return await _run(settings, solr, frontier, data_dir, force, False, on_change)
         with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
             frontier.copy_to(Path(tmp))
-            if (data_dir / "missed.sqlite3").exists():
-                _copy_db(data_dir / "missed.sqlite3", Path(tmp) / "missed.sqlite3")
+            if DataDir(data_dir).missed.exists():
+                missed = MissedRuns(DataDir(data_dir).missed)
+                try:
+                    missed.copy_to(DataDir(Path(tmp)).missed)
+                finally:
+                    missed.close()
             scratch = settings.model_copy(
                 update={"crawl": settings.crawl.model_copy(update={"data_dir": Path(tmp)})}
             )
             with Frontier(Path(tmp)) as copy:
-                return await _run(scratch, copy, Path(tmp), force, True, on_change)
+                return await _run(scratch, solr, copy, Path(tmp), force, True, on_change)
 
 
 async def _run(
     settings: Settings,
+    client: SolrClient,
     frontier: Frontier,
     data_dir: Path,
     force: bool,
@@ -100,26 +114,20 @@ async def _run(
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
     hosts = frontier.known_hosts()
-    crawl = settings.crawl.model_copy(
-        update={"allow_hosts": (*settings.crawl.allow_hosts, *hosts), "resume": False}
-    )
-    scoped = settings.model_copy(update={"crawl": crawl})
-    before = await asyncio.to_thread(_ids_by_host, settings, hosts)
-    present = frozenset(doc_id for ids in before.values() for doc_id in ids)
-    options = CrawlOptions(
-        use_solr=not dry_run, reindex=ReindexPolicy(present=present), on_change=on_change
-    )
-    crawler = Crawler(scoped, frontier, options)
-    stats = await crawler.run()
-    result = ReindexResult(stats)
+    crawler = await _recrawl(settings, client, frontier, hosts, dry_run, on_change)
+    result = ReindexResult(crawler.stats, end=crawler.end)
+    if crawler.end is None or crawler.end.phase != Phase.FINISHED:
+        return result
+    crawler.phases.enter(Phase.RECONCILING)
     planned: dict[str, set[str]] = defaultdict(set)
     for doc_id in crawler.sink.deferred_deletes:
         planned[host_of(doc_id)].add(doc_id)
-    after = await asyncio.to_thread(_ids_by_host, settings, hosts)
+    after = await in_thread(_ids_by_host, client, hosts)
     totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
     result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
     result.refused = guard(settings, result.deletes, totals)
     if result.refused and not force and not dry_run:  # a dry run still shows the plan
+        result.end = crawler.phases.end(Phase.REFUSED, "; ".join(result.refused))
         return result
     for ids in result.deletes.values():
         for doc_id in ids:
@@ -127,30 +135,48 @@ async def _run(
                 on_change("delete", doc_id)
     ids = [doc_id for group in result.deletes.values() for doc_id in group]
     if not dry_run and ids:
-        await asyncio.to_thread(_delete_from_solr, settings, ids)
+        await in_thread(_delete_from_solr, client, settings.solr.batch_size, ids)
         forget(data_dir, frontier, ids)
         result.deleted = len(ids)
+    result.end = crawler.phases.end(Phase.REFUSED if result.refused and dry_run else Phase.FINISHED)
     return result
 
 
-def _ids_by_host(settings: Settings, hosts: list[str]) -> dict[str, list[str]]:
+async def _recrawl(
+    settings: Settings,
+    client: SolrClient,
+    frontier: Frontier,
+    hosts: list[str],
+    dry_run: bool,
+    on_change: ChangeCallback | None,
+) -> Crawler:
+    """Crawl every known host again under the reindex policy; the run is left open for
+    reconciliation (``keep_open``)."""
+    crawl = settings.crawl.model_copy(
+        update={"allow_hosts": (*settings.crawl.allow_hosts, *hosts), "resume": False}
+    )
+    scoped = settings.model_copy(update={"crawl": crawl})
+    before = await in_thread(_ids_by_host, client, hosts)
+    present = frozenset(doc_id for ids in before.values() for doc_id in ids)
+    options = CrawlOptions(
+        use_solr=not dry_run,
+        reindex=ReindexPolicy(present=present),
+        on_change=on_change,
+        client=client,
+        keep_open=True,
+    )
+    crawler = Crawler(scoped, frontier, options)
+    await crawler.run()
+    return crawler
+
+
+def _ids_by_host(client: SolrClient, hosts: list[str]) -> dict[str, list[str]]:
     """Every document id Solr holds for each of ``hosts`` (blocking: run in a thread)."""
-    return {host: host_ids(settings.solr, host) for host in hosts}
+    return {host: client.host_ids(host) for host in hosts}
 
 
-def _delete_from_solr(settings: Settings, ids: list[str]) -> None:
-    """Delete ``ids`` in batches and commit (blocking: run in a thread)."""
-    writer = SolrWriter(settings.solr)
-    for start in range(0, len(ids), settings.solr.batch_size):
-        writer.update([], ids[start : start + settings.solr.batch_size])
-    writer.commit()
-
-
-def _copy_db(source: Path, target: Path) -> None:
-    src = sqlite3.connect(source)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    finally:
-        src.close()
-        dst.close()
+def _delete_from_solr(client: SolrClient, batch: int, ids: list[str]) -> None:
+    """Delete ``ids`` in batches of ``batch`` and commit (blocking: run in a thread)."""
+    for start in range(0, len(ids), batch):
+        client.update([], ids[start : start + batch])
+    client.commit()

@@ -145,7 +145,9 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
         return Verdict(Outcome.DUPLICATE, reason, follow, alias=True)
     notes = (f"redirected to {final}" if redirected else "", doc.note, _guessed(facts.page))
     reason = "; ".join(note for note in notes if note)
-    return Verdict(Outcome.INDEXED, reason, follow, reached=True, alias=redirected, index=True)
+    # a redirect's source is "redirected" (its target is counted indexed when sent)
+    outcome = Outcome.REDIRECTED if redirected else Outcome.INDEXED
+    return Verdict(outcome, reason, follow, reached=True, alias=redirected, index=True)
 
 
 def _guessed(page: ProcessedPage) -> str:

@@ -26,13 +26,22 @@ from dataclasses import dataclass, field
 
 from indexer.crawl.fetch import Fetcher, Validators
 from indexer.crawl.frontier import Claimed, Frontier
+from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
 from indexer.crawl.scope import Scope
 from indexer.crawl.sitemaps import SitemapReader
 from indexer.crawl.urls import SiteAliases, host_of, normalize_url, origin_of
-from indexer.errors import FetchError, InvalidURLError, PermanentFetchError, RetryableFetchError
+from indexer.errors import (
+    FetchError,
+    IndexerError,
+    InvalidURLError,
+    PermanentFetchError,
+    RetryableFetchError,
+    StateError,
+    StorageError,
+)
 from indexer.extract import SiteRule
 from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
@@ -78,6 +87,10 @@ class Visitor:
         reindex: the reindex policy, or None in an ordinary crawl.
         enqueue: ``(urls, depth)`` queues discovered URLs.
         clients: the HTTP, robots.txt and sitemap clients and the process pool.
+        host_failures: the per-host window of ``fetch.host_failure_limit``.
+        on_fatal: called with a state or output file error (disk full, broken file):
+            the crawl must stop; the URL in hand stays unfinished for ``--resume``.
+        follow_links: queue the outlinks of fetched pages (False: the re-send path).
         learning: template learning and explanations (:mod:`indexer.pipeline.learning`),
             or None.
     """
@@ -93,6 +106,9 @@ class Visitor:
     reindex: ReindexPolicy | None
     enqueue: Enqueue
     clients: Clients
+    host_failures: HostFailures = field(default_factory=lambda: HostFailures(0, 1))
+    on_fatal: Callable[[IndexerError], None] | None = None
+    follow_links: bool = True
     learning: SiteLearning | None = None
     _sitemap_origins: set[str] = field(default_factory=set)
 
@@ -111,6 +127,10 @@ class Visitor:
         except asyncio.CancelledError:
             self.frontier.release(claimed.url)
             raise
+        except (StateError, StorageError) as exc:  # the disk, not the page: stop at once
+            if self.on_fatal is None:
+                raise
+            self.on_fatal(exc)
         except Exception as exc:  # a bug must not end the crawl: record it against the URL
             log.exception("unexpected error on %s", claimed.url)
             reason = f"internal error: {exc!r}"[:300]
@@ -129,6 +149,9 @@ class Visitor:
 
     async def _visit(self, claimed: Claimed) -> None:
         url, robots = claimed.url, self.clients.robots
+        if self.host_failures.failing(claimed.host):
+            self.ledger.finish(url, Outcome.HOST_FAILING, self.host_failures.reason(claimed.host))
+            return
         if not await self._robots_allow(claimed):
             return
         try:
@@ -140,13 +163,16 @@ class Visitor:
             )
         except RetryableFetchError as exc:
             self.ledger.stats.fetched += 1
+            self._observe(claimed.host, exc.unreachable)
             self._retry(claimed, exc)
             return
         except FetchError as exc:
             self.ledger.stats.fetched += 1
+            self._observe(claimed.host, False)
             self._failed(claimed, exc)
             return
         self.ledger.stats.fetched += 1
+        self._observe(claimed.host, False)
         fetched = dataclasses.replace(fetched, depth=claimed.depth)
         if fetched.status == 304:
             self.ledger.finish(url, Outcome.NOT_MODIFIED, "", reached=True)
@@ -221,13 +247,25 @@ class Visitor:
             self.politeness.slow_down(
                 claimed.host, min(exc.retry_after, self.settings.fetch.retry_after_cap)
             )
-        decision = decide(claimed.attempts + 1, exc.retry_after, self.retry)
+        timed_out = exc.outcome == Outcome.TIMEOUT
+        decision = decide(claimed.attempts + 1, exc.retry_after, self.retry, timed_out=timed_out)
+        if self.host_failures.failing(claimed.host):
+            reason = self.host_failures.reason(claimed.host)
+            self.ledger.finish(claimed.url, Outcome.HOST_FAILING, reason)
+            return
         if decision.delay is None:
             outcome = decision.outcome or exc.outcome  # no retry allowed: the failure itself
             self.ledger.finish(claimed.url, outcome, f"{exc.outcome}: {exc.reason}")
             return
         self.ledger.stats.retries[exc.outcome] += 1
         self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
+
+    def _observe(self, host: str, unreachable: bool) -> None:
+        """Count one request of ``host``; end its queued URLs when it has become failing."""
+        if self.host_failures.observe(host, unreachable):
+            reason = self.host_failures.reason(host)
+            self.ledger.finish_queued(Outcome.HOST_FAILING, reason, host)
+            log.warning("%s: giving up on the host: %s", host, reason)
 
     def _failed(self, claimed: Claimed, exc: FetchError) -> None:
         self.ledger.finish(claimed.url, exc.outcome, exc.reason)
@@ -271,7 +309,13 @@ class Visitor:
     ) -> None:
         """Carry out a verdict: queue links, learn aliases, send or delete, record."""
         url, final, doc = claimed.url, fetched.final_url, facts.page.extracted
-        if verdict.follow and doc is not None:
+        if verdict.follow and doc is not None and self.follow_links:
+            if doc.links_found > len(doc.outlinks):
+                self.ledger.stats.truncated(url, doc.links_found, len(doc.outlinks))
+                log.debug(
+                    "%s: %d links, only the first %d taken (crawl.max_links_per_page)",
+                    url, doc.links_found, len(doc.outlinks),
+                )  # fmt: skip
             self.enqueue(doc.outlinks, claimed.depth + 1)
         if verdict.queue is not None:
             self.enqueue([verdict.queue], claimed.depth)
@@ -295,7 +339,8 @@ class Visitor:
             raise AssertionError("an indexed verdict without main content")
         if final != url:
             reason = f"reached by redirect from {url}"
-            self.frontier.record_reached(final, host_of(final), claimed.depth, reason)
+            if self.frontier.record_reached(final, host_of(final), claimed.depth, reason):
+                self.ledger.stats.record(Outcome.INDEXED, reason)  # as the report counts it
         solr_doc = build_document(
             fetched, facts.page.decoded, doc, run=self.frontier.run, digest=digest
         )

@@ -3,16 +3,22 @@
 Workers are started with ``spawn`` and ask the Linux kernel to kill them when the crawler
 dies (``prctl(PR_SET_PDEATHSIG)``), so a crawler stopped with ``kill -9`` leaves no worker
 processes behind; Python's pool does not guarantee that on its own.
+
+Workers ignore SIGINT and SIGTERM: Ctrl-C in a terminal and systemd's or ``timeout``'s
+SIGTERM go to the whole process group, and the crawler, not each worker, decides when work
+stops (a worker killed by them would fail the pages in flight with ``BrokenProcessPool``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -34,9 +40,24 @@ def page_pool(workers: int) -> ProcessPoolExecutor:
 
 def warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
     """Start the worker processes now rather than on the first page (a worker takes about
-    half a second to start and import the extractors)."""
-    for _ in range(workers):
-        pool.submit(_ready)
+    half a second to start and import the extractors); see :func:`stops_blocked`."""
+    with stops_blocked():
+        for _ in range(workers):
+            pool.submit(_ready)
+
+
+@contextlib.contextmanager
+def stops_blocked() -> Iterator[None]:
+    """Block SIGINT and SIGTERM in this thread while worker processes are spawned: they
+    inherit the blocked mask, so a stop arriving before their initializer ignores the
+    signals (:func:`die_with_parent`) cannot kill them; this process receives it when the
+    mask is restored on exit."""
+    stops = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _ready() -> bool:
@@ -46,8 +67,11 @@ def _ready() -> bool:
 
 
 def die_with_parent(parent: int) -> None:
-    """Worker initializer: get SIGKILL when the crawler (pid ``parent``) exits, however it
-    exits; exit at once if it is already gone."""
+    """Worker initializer: ignore SIGINT and SIGTERM (the crawler decides when work stops);
+    get SIGKILL when the crawler (pid ``parent``) exits, however it exits; exit at once if
+    it is already gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

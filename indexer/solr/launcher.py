@@ -43,6 +43,7 @@ import requests
 
 from indexer.errors import SolrLaunchError
 from indexer.settings import SolrSettings
+from indexer.solr import runtime
 from indexer.solr.maven import LOG_TAIL_LINES, build_launcher
 
 log = logging.getLogger(__name__)
@@ -262,6 +263,7 @@ def _spawn(
         )
     _children[proc.pid] = proc
     pid_file(port, solr_home).write_text(f"{proc.pid}\n", encoding="ascii")
+    runtime.record(port, proc.pid, solr_home)  # stop --port without --solr-home finds it
     return proc
 
 
@@ -365,6 +367,7 @@ def _forget(port: int, solr_home: Path, pid: int | None) -> None:
     pid_file(port, solr_home).unlink(missing_ok=True)
     if pid is not None:
         _children.pop(pid, None)
+        runtime.forget(port, pid)
 
 
 def _recorded_pid(port: int, solr_home: Path) -> int | None:

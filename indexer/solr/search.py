@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from indexer.errors import SolrUnavailableError
@@ -64,20 +65,31 @@ def host_ids(cfg: SolrSettings, host: str, page: int = 1000) -> list[str]:
         SolrUnavailableError: Solr does not answer.
         SolrError: Solr answers with an error.
     """
-    ids: list[str] = []
+    return [str(doc["id"]) for doc in host_documents(cfg, host, ("id",), page)]
+
+
+def host_documents(
+    cfg: SolrSettings, host: str, fields: tuple[str, ...], page: int = 1000
+) -> Iterator[dict[str, Any]]:
+    """The stored ``fields`` of every document whose ``host`` field is ``host``, by id,
+    paged with cursorMark (Solr Reference Guide, "Pagination of Results").
+
+    Raises:
+        SolrUnavailableError, SolrError: as :func:`host_ids`.
+    """
     cursor = "*"
     while True:
         params: dict[str, str | int] = {
             "q": term_query("host", host),
-            "fl": "id",
+            "fl": ",".join(fields),
             "rows": page,
             "sort": "id asc",
             "cursorMark": cursor,
         }
         data = _request(cfg, "select", params)
-        ids.extend(doc["id"] for doc in data["response"]["docs"])
+        yield from data["response"]["docs"]
         if data.get("nextCursorMark", cursor) == cursor:
-            return ids
+            return
         cursor = data["nextCursorMark"]
 
 

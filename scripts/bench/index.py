@@ -1,4 +1,4 @@
-"""Benchmark: our writer (durable outbox + index stage + pysolr) against raw ingest.
+"""Benchmark: our writer (durable outbox + index stage + JSON updates) against raw ingest.
 
 Raw ingest: JSON arrays of 1,000 documents posted straight to ``/update`` with no commit,
 then one final commit. Ours: every document written to the outbox, drained by the index

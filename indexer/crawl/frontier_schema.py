@@ -1,0 +1,58 @@
+"""The frontier's state file: its tables and schema version, as :class:`DataDir` checks them.
+
+Version 1 is the schema as first released (``urls``, ``meta``, ``runs``); files written
+before versions existed are adopted as version 1. Later changes stay additive (new tables
+or columns with defaults), each with a version of its own.
+"""
+
+from __future__ import annotations
+
+from indexer.crawl.datadir import StateKind
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS urls (
+    url TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    state TEXT NOT NULL DEFAULT 'queued',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_fetch REAL NOT NULL DEFAULT 0,
+    run INTEGER NOT NULL,
+    fetched_run INTEGER,
+    reached_run INTEGER,
+    etag TEXT,
+    last_modified TEXT,
+    content_hash TEXT,
+    outcome TEXT,
+    reason TEXT,
+    updated REAL
+);
+CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
+CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
+CREATE INDEX IF NOT EXISTS urls_hash ON urls (content_hash);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    finished REAL
+);
+"""
+
+#: The frontier's state file (version 1: the schema above, as first released).
+FRONTIER = StateKind(
+    name="frontier.sqlite3",
+    version=1,
+    tables={
+        "urls": ("url", "host", "depth", "state", "attempts", "next_fetch", "run", "outcome"),
+        "meta": ("key", "value"),
+        "runs": ("id", "started", "finished"),
+    },
+    schema=_SCHEMA,
+    remedy="move it away and crawl anew (or restore a backup of the data directory)",
+)
+
+#: The way out named when a command needs a frontier and there is none.
+NO_CRAWL = "no crawl state here: run `indexer crawl SEED_URL` first (or give --data-dir)"

@@ -1,0 +1,155 @@
+"""A run's lifecycle: named phases, stored in the run record, and stops honoured in each.
+
+A run goes ``crawling`` → ``draining`` (the outbox into Solr) → ``committing`` (the one hard
+commit) → ``finished``; reindex adds ``reconciling`` before it ends, and ``refused`` when
+its mass-delete guard trips. A run that does not reach its end is ``interrupted`` (a
+signal) or ``failed`` (Solr refused the credentials or the schema for longer than
+``solr.auth_wait``, Solr stayed away past ``solr.drain_timeout``, a disk or ``--out``
+error); ``--resume`` continues both. A run is ``finished`` only when its outbox is empty
+and committed: a crawl killed with -9 while draining or committing is continued by
+``--resume`` rather than started anew.
+
+Each phase change is written to the frontier's run record at once, with the exit code and
+a one-line reason when the run ends (:meth:`indexer.crawl.frontier.Frontier.set_phase`).
+
+Stops: :class:`StopEvent` remembers when the stop came; every phase waits at most its
+share of :data:`STOP_BUDGET` after it (pages in flight, then the drain), so a stopped crawl
+exits within 5 s whatever phase it was in. What was not sent stays in the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+
+class Phase(StrEnum):
+    """The phase a run is in, or how it ended (the last four)."""
+
+    CRAWLING = "crawling"
+    DRAINING = "draining"
+    COMMITTING = "committing"
+    RECONCILING = "reconciling"
+    FINISHED = "finished"
+    INTERRUPTED = "interrupted"
+    FAILED = "failed"
+    REFUSED = "refused"
+
+
+#: Exit code of each way a run ends (``indexer crawl`` and ``indexer reindex``).
+EXIT_CODES: dict[Phase, int] = {
+    Phase.FINISHED: 0,
+    Phase.FAILED: 1,
+    Phase.REFUSED: 3,
+    Phase.INTERRUPTED: 130,
+}
+
+#: Seconds from a stop (SIGINT, SIGTERM) to the end of the run, in every phase.
+STOP_BUDGET = 5.0
+#: Share of the budget that pages in flight get to finish; the rest are fetched on resume.
+IN_FLIGHT_SHARE = 1.5
+#: Share of the budget (from the stop) by which the drain must have ended.
+DRAIN_SHARE = 3.0
+
+
+class StopEvent(asyncio.Event):
+    """An :class:`asyncio.Event` that remembers when it was first set (``at``, monotonic s)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.at: float | None = None
+
+    def set(self) -> None:
+        """Set the event; the first call records the time."""
+        if self.at is None:
+            self.at = time.monotonic()
+        super().set()
+
+
+def stop_remaining(stop: asyncio.Event, share: float) -> float:
+    """Seconds left until ``share`` seconds after the stop (0 when past; ``share`` when the
+    event is not a :class:`StopEvent` and so has no time)."""
+    at: float | None = getattr(stop, "at", None)
+    if at is None:
+        return share
+    return max(0.0, at + share - time.monotonic())
+
+
+async def settle_in_flight(tasks: set[asyncio.Task[None]], stop: asyncio.Event) -> None:
+    """Wait for ``tasks``; once ``stop`` is set, at most until :data:`IN_FLIGHT_SHARE` after
+    it, then cancel the rest (a cancelled visit puts its URL back in the queue)."""
+    pending = set(tasks)
+    while pending and not stop.is_set():
+        _, pending = await asyncio.wait(pending, timeout=0.5)
+    if pending:
+        _, pending = await asyncio.wait(pending, timeout=stop_remaining(stop, IN_FLIGHT_SHARE))
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class PhaseStore(Protocol):
+    """Where run records live (the frontier)."""
+
+    def set_phase(self, phase: str, exit_code: int | None = None, reason: str = "") -> None:
+        """Store the current run's phase (and, when it ends, its exit code and reason)."""
+
+
+@dataclass(frozen=True)
+class RunEnd:
+    """How a run ended.
+
+    Attributes:
+        phase: ``finished``, ``interrupted``, ``failed`` or ``refused``.
+        exit_code: the process exit code for it (:data:`EXIT_CODES`).
+        reason: one line ('' when finished).
+        stopped_in: the phase the run was in when it ended.
+    """
+
+    phase: Phase
+    exit_code: int
+    reason: str
+    stopped_in: Phase
+
+
+class RunPhases:
+    """Tracks and stores the phases of the current run.
+
+    Args:
+        store: the frontier (its current run is the one tracked).
+    """
+
+    def __init__(self, store: PhaseStore) -> None:
+        self._store = store
+        self.current = Phase.CRAWLING
+
+    def enter(self, phase: Phase) -> None:
+        """Move to ``phase`` and store it."""
+        self.current = phase
+        self._store.set_phase(phase)
+
+    def end(self, phase: Phase, reason: str = "") -> RunEnd:
+        """End the run as ``phase`` (one of the last four) and store it with its exit code."""
+        end = RunEnd(phase, EXIT_CODES[phase], " ".join(reason.split())[:300], self.current)
+        self.current = phase
+        self._store.set_phase(phase, end.exit_code, end.reason)
+        return end
+
+    def conclude(
+        self, *, stopped: bool, failure: str, pending: int, keep_open: bool = False
+    ) -> RunEnd:
+        """End a crawl: ``failed`` with ``failure`` when set, ``interrupted`` when
+        ``stopped``, ``failed`` when ``pending`` changes are left in the outbox, else
+        ``finished`` (not stored with ``keep_open``: the caller ends the run)."""
+        if failure:
+            return self.end(Phase.FAILED, failure)
+        if stopped:
+            return self.end(Phase.INTERRUPTED, f"stopped by a signal while {self.current}")
+        if pending:
+            return self.end(Phase.FAILED, f"Solr unavailable: {pending} changes wait in the outbox")
+        if keep_open:
+            return RunEnd(Phase.FINISHED, EXIT_CODES[Phase.FINISHED], "", self.current)
+        return self.end(Phase.FINISHED)
