@@ -1,4 +1,4 @@
-"""Score main-content extraction on the extract-ja / extract-en corpora against trafilatura.
+"""Score main-content extraction on the extract-ja / -en / -readability corpora against trafilatura.
 
 Metric (corpus READMEs): character-bigram precision/recall/F1 after NFKC with white space,
 punctuation, symbols, separators and control characters removed; page-macro average;
@@ -8,7 +8,11 @@ an empty prediction scores 0. Three runs per set, same pages, same process:
 - traf-bytes:   ``trafilatura.extract(bytes, include_tables=True)``
 - traf-text:    ``trafilatura.extract(text decoded with the true codec, include_tables=True)``
 
-Usage: ``python scripts/eval_extraction.py [--corpus-root DIR] [--set ja|en] [--per-page]``
+Pages are extracted one at a time, without template learning (each set's pages come from
+many sites, a handful each).
+
+Usage: ``python scripts/eval_extraction.py [--corpus-root DIR] [--set ja|en|readability]
+[--per-page]``
 """
 
 from __future__ import annotations
@@ -95,7 +99,28 @@ def load_en(root: Path) -> list[Page]:
     return pages
 
 
-LOADERS: dict[str, Callable[[Path], list[Page]]] = {"ja": load_ja, "en": load_en}
+def load_readability(root: Path) -> list[Page]:
+    """Pages of extract-readability (``html/*.html.gz``, ``ground-truth.json``); all UTF-8.
+
+    The gold is Readability.js's own reviewed output (see the set's README), good for
+    breadth and for catching collapses rather than as a hand annotation. The pages have
+    no URL of their own; a loopback one stands in (links are only resolved, never fetched).
+    """
+    base = root / "extract-readability"
+    truth = json.loads((base / "ground-truth.json").read_text(encoding="utf-8"))
+    pages = []
+    for page_id in sorted(truth):
+        body = gzip.decompress((base / "html" / f"{page_id}.html.gz").read_bytes())
+        url = f"http://127.0.0.1/{page_id}/"
+        pages.append(Page(page_id, body, truth[page_id]["articleBody"], "utf-8", url))
+    return pages
+
+
+LOADERS: dict[str, Callable[[Path], list[Page]]] = {
+    "ja": load_ja,
+    "en": load_en,
+    "readability": load_readability,
+}
 
 
 def ours(page: Page) -> str:
@@ -200,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"corpus root not found: {args.corpus_root}", file=sys.stderr)
         return 2
     systems: dict[str, Callable[[Page], str]] = {"ours": ours} if args.ours_only else SYSTEMS
-    for set_name in args.sets or ["ja", "en"]:
+    for set_name in args.sets or list(LOADERS):
         pages, runs = evaluate(set_name, args.corpus_root, systems)
         for line in _report(set_name, pages, runs, args.per_page):
             print(line)

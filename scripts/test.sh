@@ -1,25 +1,45 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run lint, types and the test suite.
-# The tests start their own Solr (built from Maven Central) and web servers, and stop them.
+# Install everything the tests need, then run lint, types and the test suite; print the time of
+# each phase. The tests start their own Solr (built from Maven Central), web servers and
+# browsers, and stop them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-# The web interface's browser tests drive Debian's Chromium through Playwright (which cannot
-# download its own browser builds here: no `playwright install`), with Japanese fonts.
-if ! dpkg -s chromium fonts-noto-cjk >/dev/null 2>&1; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk
-fi
-python3 -c "from indexer.solr.launcher import build_launcher; build_launcher()"
-ruff check indexer tests scripts
-ruff format --check indexer tests scripts
-mypy indexer
-rm -rf test-artifacts
+
+phase() {  # phase NAME COMMAND...: run it, then print how long it took
+  local name=$1 start=$SECONDS
+  shift
+  echo "== phase: $name"
+  "$@"
+  echo "== phase: $name took $((SECONDS - start)) s"
+}
+
+debian_packages() {
+  # Chromium and Japanese fonts for the web interface's browser tests (Playwright drives
+  # Debian's Chromium: it cannot download browser builds here, so no `playwright install`);
+  # a small Debian HTML manual for the site-level extraction check (tests/test_site_eval.py).
+  local missing=()
+  for pkg in chromium fonts-noto-cjk maint-guide-ja; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+  fi
+}
+
 show_artifacts() {
   if [ -d test-artifacts ]; then
     echo "test artefacts (browser screenshots): $PWD/test-artifacts"
     ls -l test-artifacts
   fi
 }
+
+phase "pip install" python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+phase "debian packages" debian_packages
+phase "build Solr launcher" python3 -c "from indexer.solr.launcher import build_launcher; build_launcher()"
+phase "ruff" ruff check indexer tests scripts
+phase "ruff format" ruff format --check indexer tests scripts
+phase "mypy" mypy indexer
+rm -rf test-artifacts
 trap show_artifacts EXIT
-python3 -m pytest -q -p no:cacheprovider -p tests.area_times "$@"
+phase "tests" python3 -m pytest -q -p no:cacheprovider -p tests.area_times "$@"

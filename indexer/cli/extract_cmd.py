@@ -4,6 +4,12 @@ per file.
 The format is decided as in a crawl (:func:`indexer.extract.formats.sniff.decide`, from the
 bytes, ``--content-type`` and the file name); documents are parsed in a document worker with
 the ``extract.*`` limits, so a hostile file ends with the outcome a crawl would give it.
+
+With ``--site DIR`` (every ``*.html``/``*.htm`` under DIR) or ``--learn`` (the FILEs
+themselves) the pages are taken for one site's: its template is learnt from them first
+(:mod:`indexer.extract.template`) and then left out of each page's text; otherwise the
+per-page chain alone decides. ``--explain`` prints why each block of a page was kept or
+dropped, one JSON line per block.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -19,11 +26,19 @@ from typing import Any
 from indexer.cli.options import load_from_args
 from indexer.encoding import decode_body
 from indexer.errors import DocumentError, IndexerError
-from indexer.extract import extract
+from indexer.extract import extract_page
 from indexer.extract.formats.sniff import decide
+from indexer.extract.template import (
+    NO_TEMPLATE,
+    MemoryTemplateStore,
+    SiteTemplate,
+    TemplateLearner,
+)
 from indexer.models import DecodedText, ExtractedDoc
 from indexer.pipeline.documents import document_workers
 from indexer.pipeline.docworkers import DocumentWorkers, Job
+
+_SITE = "site"  # the one host of the pages given
 
 
 def add_parser(subparsers: Any) -> None:
@@ -33,15 +48,49 @@ def add_parser(subparsers: Any) -> None:
         help="extract title, main text and metadata from saved pages and documents",
         description="Print one JSON line per FILE (HTML, PDF, DOCX, XLSX, PPTX, text, CSV) "
         "with the extracted document, or 'outcome' and 'error' fields when it is not "
-        "indexable (wrong-type, parse-error, encrypted, no-text, …).",
+        "indexable (wrong-type, parse-error, encrypted, no-text, …); with --explain, one "
+        'JSON line per block of a page: {"action": "kept|dropped", "reason", "path", "text"}.',
     )
     parser.add_argument("--config", type=Path, help="TOML settings file (extract.* limits)")
     parser.add_argument("--url", default=None, help="page URL (default: the file's file: URL)")
     parser.add_argument(
         "--content-type", default=None, help="Content-Type header value (type and charset)"
     )
+    parser.add_argument(
+        "--explain", action="store_true", help="print why each block was kept or dropped"
+    )
+    parser.add_argument(
+        "--site", type=Path, metavar="DIR", help="learn the site's template from DIR's pages"
+    )
+    parser.add_argument(
+        "--learn", action="store_true", help="learn the site's template from the FILEs"
+    )
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
     parser.set_defaults(func=run)
+
+
+def _site_pages(directory: Path) -> Iterator[Path]:
+    for path in sorted(directory.rglob("*")):
+        if path.suffix.lower() in (".html", ".htm") and path.is_file():
+            yield path
+
+
+def learn_template(paths: Iterable[Path], content_type: str | None = None) -> SiteTemplate:
+    """The template of the site whose HTML pages are ``paths`` (unreadable files skipped).
+
+    Returns:
+        the template (not ``known`` when too few pages to tell, see
+        ``TemplateParams.min_pages``).
+    """
+    learner = TemplateLearner(MemoryTemplateStore())
+    for path in paths:
+        try:
+            decoded = decode_body(path.read_bytes(), content_type)
+            page = extract_page(decoded.text, path.resolve().as_uri(), learn=True)
+        except (OSError, IndexerError):
+            continue
+        learner.observe(_SITE, page.keys)
+    return learner.template(_SITE)
 
 
 def _record(path: Path, decoded: DecodedText, doc: ExtractedDoc) -> dict[str, Any]:
@@ -58,12 +107,15 @@ async def extract_file(
     content_type: str | None,
     workers: DocumentWorkers,
     formats: tuple[str, ...],
+    template: SiteTemplate = NO_TEMPLATE,
+    explain: bool = False,
 ) -> dict[str, Any]:
     """Read one file, decide its format, parse it; return the JSON-ready record.
 
     The record has the :class:`~indexer.models.ExtractedDoc` fields (``robots`` as a
     sorted list) plus ``file``, ``encoding`` and ``encoding_source``; when the file is
-    not indexable, ``file``, ``outcome`` and ``error``.
+    not indexable, ``file``, ``outcome`` and ``error``. An HTML page is extracted with
+    ``template``; with ``explain`` its record also has ``decisions``.
     """
     page_url = url or path.resolve().as_uri()
     try:
@@ -74,28 +126,58 @@ async def extract_file(
     if verdict.format is None:
         return {"file": str(path), "outcome": verdict.outcome, "error": verdict.reason}
     if verdict.format == "html":
-        try:
-            decoded = decode_body(body, content_type)
-            return _record(
-                path, decoded, extract(decoded.text, page_url, encoding=decoded.encoding)
-            )
-        except IndexerError as exc:
-            return {"file": str(path), "outcome": "extract-error", "error": str(exc)}
+        return _html_record(path, body, content_type, page_url, template, explain)
     answer = await workers.parse(Job(verdict.format, body, page_url, content_type))
     if isinstance(answer, DocumentError):
         return {"file": str(path), "outcome": answer.outcome, "error": answer.reason}
     return _record(path, answer.decoded, answer.extracted)
 
 
+def _html_record(
+    path: Path,
+    body: bytes,
+    content_type: str | None,
+    url: str,
+    template: SiteTemplate,
+    explain: bool,
+) -> dict[str, Any]:
+    try:
+        decoded = decode_body(body, content_type)
+        page = extract_page(
+            decoded.text, url, encoding=decoded.encoding, template=template, explain=explain
+        )
+    except IndexerError as exc:
+        return {"file": str(path), "outcome": "extract-error", "error": str(exc)}
+    record = _record(path, decoded, page.doc)
+    if explain:
+        record["decisions"] = [json.loads(d.as_json()) for d in page.decisions]
+    return record
+
+
 async def _extract_all(args: argparse.Namespace) -> None:
     settings = load_from_args(args, {}).settings
+    template = NO_TEMPLATE
+    if args.site is not None:
+        template = learn_template(_site_pages(args.site), args.content_type)
+    elif args.learn:
+        template = learn_template(args.files, args.content_type)
+    formats = settings.crawl.formats
     with document_workers(settings, 1) as workers:
         for path in args.files:
             record = await extract_file(
-                path, args.url, args.content_type, workers, settings.crawl.formats
+                path, args.url, args.content_type, workers, formats, template, args.explain
             )
-            sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
-            sys.stdout.flush()
+            _write(record, path, several=len(args.files) > 1)
+
+
+def _write(record: dict[str, Any], path: Path, several: bool) -> None:
+    """The record as one JSON line, or with ``decisions`` one line per decision."""
+    lines = record.get("decisions", [record])
+    for line in lines:
+        if several and line is not record:
+            line["file"] = str(path)
+        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import sys
 from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.frontier_view import FrontierView
-from indexer.errors import ConfigError
+from indexer.crawl.urls import normalize_url
+from indexer.errors import ConfigError, InvalidURLError
 from indexer.report import (
     OUTCOMES,
     RUN_NOTES,
@@ -34,6 +37,11 @@ def add_parser(sub: Any) -> None:
     add_common(p)
     p.add_argument("--urls", action="store_true", help="one line per URL instead of counts")
     p.add_argument("--outcome", metavar="NAME", help="with --urls: only URLs with this outcome")
+    p.add_argument(
+        "--explain",
+        metavar="URL",
+        help="why each block of this indexed page was kept or dropped (JSON lines)",
+    )
     p.set_defaults(func=run)
 
 
@@ -45,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
     settings = load_from_args(args, {}).settings
     with FrontierView(settings.crawl.data_dir) as view:
+        if args.explain:
+            return _explain(view, args.explain)
         if args.urls:
             for url, outcome, reason in view.urls(args.outcome):
                 print(format_url_line(url, outcome, reason))
@@ -60,3 +70,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 _STATES = ("queued", "fetching")
+
+
+def _explain(view: FrontierView, url: str) -> int:
+    """Print the stored explanation of ``url`` (also tried normalized); 1 when none."""
+    lines = view.extract_state.explanation(url)
+    if lines is None:
+        with contextlib.suppress(InvalidURLError):
+            lines = view.extract_state.explanation(normalize_url(url))
+    if lines is None:
+        print(f"indexer: no explanation stored for {url} (not indexed?)", file=sys.stderr)
+        return 1
+    print(lines)
+    return 0

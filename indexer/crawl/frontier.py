@@ -20,6 +20,7 @@ from pathlib import Path
 from types import TracebackType
 
 from indexer.crawl.datadir import DataDir, backup
+from indexer.crawl.extract_state import ExtractState
 from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
 from indexer.crawl.recrawl_records import RecrawlRecords
 from indexer.crawl.runs import CLOSING_PHASES, add_run_columns
@@ -73,6 +74,7 @@ class Frontier(RecrawlRecords):
             self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
             add_run_columns(self._db)
             self.add_recrawl_schema()
+            self.extract_state = ExtractState(self._db)
         except BaseException:
             self.data_dir.unlock()
             raise

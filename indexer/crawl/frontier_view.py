@@ -12,6 +12,7 @@ from pathlib import Path
 from types import TracebackType
 
 from indexer.crawl.datadir import DataDir
+from indexer.crawl.extract_state import ExtractState
 from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
 from indexer.crawl.runs import RunRecord, read_runs
 
@@ -28,6 +29,7 @@ class FrontierView:
 
     def __init__(self, data_dir: Path) -> None:
         self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
+        self.extract_state = ExtractState(self._db, read_only=True)
 
     def close(self) -> None:
         """Close the database."""

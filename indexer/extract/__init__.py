@@ -6,28 +6,44 @@ Public API: :func:`extract` and :class:`SiteRule`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from lxml import etree
 
-from indexer.extract.blocks import mark_furniture
-from indexer.extract.candidate import Candidate
+from indexer.extract.decide import ChainResult, run_chain
+from indexer.extract.explain import Decision, dom_path
 from indexer.extract.links import count_links, outlinks
 from indexer.extract.metadata import read_metadata
-from indexer.extract.parse import body_of, parse_html, prune
+from indexer.extract.parse import body_of, parse_html
 from indexer.extract.rules import apply_rule, matching_rule
-from indexer.extract.segment import Segmentation, segment
-from indexer.extract.select import choose
-from indexer.extract.tags import DROP_TAGS, HEADING_TAGS
+from indexer.extract.tags import HEADING_TAGS
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.extract.text import node_text, nodes_text
 from indexer.models import ExtractedDoc
 from indexer.settings import CrawlSettings, SiteRule
 
-__all__ = ["SiteRule", "extract"]
+__all__ = ["Extraction", "SiteRule", "extract", "extract_page"]
 
 _MAX_LINKS: int = CrawlSettings.model_fields["max_links_per_page"].default
 
 
-def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]] | None:
+@dataclass(slots=True)
+class Extraction:
+    """:func:`extract_page`'s result.
+
+    Attributes:
+        doc: the extracted document.
+        keys: template keys of the page's blocks (empty unless ``learn``, and when a
+            site rule decided).
+        decisions: why each block was kept or dropped (empty unless ``explain``).
+    """
+
+    doc: ExtractedDoc
+    keys: list[str] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+
+
+def _rule_content(root: etree._Element, rule: SiteRule) -> ChainResult | None:
     included = apply_rule(root, rule)
     if not included:
         return None
@@ -35,18 +51,9 @@ def _rule_content(root: etree._Element, rule: SiteRule) -> tuple[str, list[str]]
     if not text:
         return None
     headings = [node_text(h) for element in included for h in element.iter(*HEADING_TAGS)]
-    return text, [h for h in headings if h]
-
-
-def _chain_content(
-    body: etree._Element, root: etree._Element, title: str
-) -> tuple[str, list[str], str]:
-    prune(body, DROP_TAGS)
-    seg: Segmentation = segment(body)
-    mark_furniture(seg)
-    chosen: Candidate = choose(seg, root, title)
-    headings = [seg.blocks[i].text for i in chosen.indexes if seg.blocks[i].heading]
-    return chosen.text(seg), headings, chosen.extractor
+    paths: dict[etree._Element, str] = {}
+    kept = [Decision("kept", "rules", dom_path(e, paths), node_text(e)) for e in included]
+    return ChainResult(text, [h for h in headings if h], "rules", decisions=kept)
 
 
 def extract(
@@ -75,6 +82,31 @@ def extract(
     Raises:
         ExtractError: the page cannot be parsed at all.
     """
+    return extract_page(html, url, encoding=encoding, rules=rules, max_links=max_links).doc
+
+
+def extract_page(
+    html: str,
+    url: str,
+    *,
+    encoding: str = "utf-8",
+    rules: Sequence[SiteRule] = (),
+    max_links: int = _MAX_LINKS,
+    template: SiteTemplate = NO_TEMPLATE,
+    learn: bool = False,
+    explain: bool = False,
+) -> Extraction:
+    """:func:`extract` with the host's template, its block keys and the decisions.
+
+    Args:
+        template: the page's host's template (:mod:`indexer.extract.template`); not
+            ``known``: the per-page chain alone decides.
+        learn: also return the page's block keys, to count in the host's statistics.
+        explain: also return a decision per block (:mod:`indexer.extract.explain`).
+
+    Raises:
+        ExtractError: the page cannot be parsed at all.
+    """
     root = parse_html(html)
     doc = read_metadata(root, url, encoding)
     if "nofollow" not in doc.robots:
@@ -82,10 +114,10 @@ def extract(
         if len(doc.outlinks) >= max_links:  # cut: say how many the page had
             doc.links_found = max(count_links(root), len(doc.outlinks))
     rule = matching_rule(url, rules)
-    content = _rule_content(root, rule) if rule is not None else None
-    if content is not None:
-        doc.text, doc.headings = content
-        doc.extractor = "rules"
-    else:
-        doc.text, doc.headings, doc.extractor = _chain_content(body_of(root), root, doc.title)
-    return doc
+    chain = _rule_content(root, rule) if rule is not None else None
+    if chain is None:
+        chain = run_chain(
+            body_of(root), root, doc.title, template=template, learn=learn, explain=explain
+        )
+    doc.text, doc.headings, doc.extractor = chain.text, chain.headings, chain.extractor
+    return Extraction(doc, chain.keys, chain.decisions if explain else [])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
 from indexer.extract.comments import comment_blocks
+from indexer.extract.explain import Trace
 from indexer.extract.listing import expand_listing
 from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 
@@ -168,12 +169,32 @@ def drop_comments(candidate: Candidate, seg: Segmentation, values: Sequence[floa
 
 
 def finish(
-    candidate: Candidate, seg: Segmentation, values: Sequence[float], title: str
+    candidate: Candidate,
+    seg: Segmentation,
+    values: Sequence[float],
+    title: str,
+    trace: Trace | None = None,
 ) -> Candidate:
     """Apply :func:`trim`, :func:`anchor_title`, :func:`widen`, :func:`drop_comments`,
     :func:`drop_links`, :func:`drop_repeats` and
-    :func:`~indexer.extract.listing.expand_listing`."""
-    trimmed = trim(candidate, seg, values)
-    anchored = anchor_title(trimmed, title_anchor(seg, title), values)
-    uncommented = drop_comments(widen(anchored, seg), seg, values)
-    return expand_listing(drop_repeats(drop_links(uncommented, seg), seg), seg)
+    :func:`~indexer.extract.listing.expand_listing`.
+
+    When ``trace`` is given, each step's removals and additions are noted in it under
+    the step's reason (:mod:`indexer.extract.explain`).
+    """
+    anchor = title_anchor(seg, title)
+    steps: list[tuple[str, str, Callable[[Candidate], Candidate]]] = [
+        ("trimmed", "trimmed", lambda c: trim(c, seg, values)),
+        ("before-title", "title", lambda c: anchor_title(c, anchor, values)),
+        ("notice", "notice", lambda c: widen(c, seg)),
+        ("comments", "comments", lambda c: drop_comments(c, seg, values)),
+        ("link-list", "link-list", lambda c: drop_links(c, seg)),
+        ("repeat", "repeat", lambda c: drop_repeats(c, seg)),
+        ("link-list", "listing", lambda c: expand_listing(c, seg)),
+    ]
+    for drop, add, step in steps:
+        after = step(candidate)
+        if trace is not None:
+            trace.step(candidate.indexes, after.indexes, drop, add)
+        candidate = after
+    return candidate

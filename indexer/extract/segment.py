@@ -97,11 +97,15 @@ class Segmentation:
         spans: element → ``(first, end)`` block indexes it covers (``end`` exclusive).
         furniture: elements that look like page furniture by markup (see
             :func:`indexer.extract.boilerplate.is_furniture`), inner ones first.
+        skipped: elements not walked at all as ``(blocks before it, element, why)``, why
+            ``navigation`` (``<nav>``, ``<footer>``) or ``hidden``; for explanations
+            (:mod:`indexer.extract.explain`).
     """
 
     blocks: list[Block] = field(default_factory=list)
     spans: dict[etree._Element, tuple[int, int]] = field(default_factory=dict)
     furniture: list[etree._Element] = field(default_factory=list)
+    skipped: list[tuple[int, etree._Element, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -166,11 +170,15 @@ class _Walker:
 
     def walk(self, node: etree._Element, in_link: bool, in_article: bool, depth: int) -> None:
         tag = node.tag
-        if not isinstance(tag, str) or tag in DROP_TAGS or tag in _SKIP_TAGS:
+        if not isinstance(tag, str) or tag in DROP_TAGS:
+            return
+        if tag in _SKIP_TAGS:
+            self.seg.skipped.append((len(self.seg.blocks), node, "navigation"))
             return
         keys = node.keys()
         has_attributes = bool(keys)
         if has_attributes and _MAY_HIDE.intersection(keys) and is_hidden(node):
+            self.seg.skipped.append((len(self.seg.blocks), node, "hidden"))
             return
         if tag == "br":
             self.acc.pieces.append(BREAK)

@@ -9,6 +9,7 @@ from lxml import etree
 from indexer.extract.blocks import best_run, block_values
 from indexer.extract.candidate import Candidate
 from indexer.extract.dom import dom_candidate
+from indexer.extract.explain import Trace
 from indexer.extract.fallback import fallback_candidate
 from indexer.extract.refine import finish
 from indexer.extract.segment import MOSTLY_LINKS, Segmentation
@@ -53,14 +54,17 @@ def _pick(seg: Segmentation, semantic: Sequence[Candidate], values: Sequence[flo
     return fallback_candidate(seg)
 
 
-def choose(seg: Segmentation, root: etree._Element, title: str = "") -> Candidate:
+def choose(
+    seg: Segmentation, root: etree._Element, title: str = "", trace: Trace | None = None
+) -> Candidate:
     """Return the main content of a segmented page.
 
     Order: the first plausible semantic candidate (it holds most of the best block
     cluster, has text and is not mostly links); else the DOM-node candidate if equally
     plausible; else the cluster; else the fallback.
-    The winner is then finished by :func:`indexer.extract.refine.finish`.
+    The winner is then finished by :func:`indexer.extract.refine.finish`; ``trace``
+    (optional) receives the finishing steps' decisions (:mod:`indexer.extract.explain`).
     """
     values = block_values(seg.blocks)
     semantic = semantic_candidates(root, seg, values)
-    return finish(_pick(seg, semantic, values), seg, values, title)
+    return finish(_pick(seg, semantic, values), seg, values, title, trace)

@@ -38,6 +38,7 @@ from indexer.index.sink import DocumentSink
 from indexer.outcomes import Outcome
 from indexer.pipeline.dispatch import Dispatcher
 from indexer.pipeline.documents import document_workers
+from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.phases import DRAIN_SHARE, Phase, RunEnd, RunPhases, StopEvent, stop_remaining
 from indexer.pipeline.sitewide import SitewideDuplicates
@@ -138,6 +139,7 @@ class Crawler:
             settings, self.ledger, self.politeness, self.scope, self.aliases
         )
         self.host_failures = HostFailures(fetch.host_failure_limit, fetch.host_failure_window)
+        self.learning = SiteLearning(settings, frontier)
         self._fatal: IndexerError | None = None
 
     async def run(self) -> RunStats:
@@ -180,6 +182,7 @@ class Crawler:
         self.phases.enter(Phase.DRAINING)
         await self.sink.close(stop, lambda: stop_remaining(stop, share))
         self.stats.pending = self.sink.pending
+        self.stats.indexed -= self.learning.resent  # documents sent again count once
         self.stats.removed_chars = self.sink.removed_chars
         fatal = str(self._fatal) if self._fatal is not None else ""
         self.end = self.phases.conclude(
@@ -204,6 +207,7 @@ class Crawler:
         documents = document_workers(self.settings, workers)
         with page_pool(workers) as pool, documents:
             warm_up(pool, workers)
+            self.learning.start(pool, self.sink)
             async with build_session(fetch, self.politeness.sent) as session:
                 fetcher = Fetcher(session, fetch, self.settings.crawl.strip_params)
                 robots = RobotsCache(
@@ -224,6 +228,7 @@ class Crawler:
                     self.sitewide.requeue_held()
                 else:
                     self.sitewide.release_all()
+            await self.learning.finish(stopping=self.options.stop.is_set())
 
     def _visitor(self, clients: Clients) -> Visitor:
         return Visitor(
@@ -243,6 +248,7 @@ class Crawler:
             follow_links=self.options.follow_links,
             login=self.login,
             sitewide=self.sitewide,
+            learning=self.learning,
         )
 
     def _normalized(self, urls: Iterable[str]) -> list[str]:

@@ -16,10 +16,15 @@ from indexer.errors import DocumentError
 from indexer.extract import SiteRule
 from indexer.extract.formats import NOT_TEXT, Limits
 from indexer.extract.formats.sniff import decide
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import FetchResult
 from indexer.pipeline.docworkers import DocumentWorkers, Job
 from indexer.pipeline.page import ProcessedPage, process_page
 from indexer.settings import Settings
+
+# (template, learn, explain) of an HTML page's extraction (:mod:`indexer.pipeline.learning`).
+Learning = tuple[SiteTemplate, bool, bool]
+NO_LEARNING: Learning = (NO_TEMPLATE, False, False)
 
 
 def document_workers(settings: Settings, count: int) -> DocumentWorkers:
@@ -35,8 +40,12 @@ async def process_response(
     pool: ProcessPoolExecutor,
     documents: DocumentWorkers,
     rules: Sequence[SiteRule] = (),
+    learning: Learning = NO_LEARNING,
 ) -> ProcessedPage:
     """Decide the format of ``fetched`` and parse it; never raises for bad input.
+
+    ``learning`` is ``(template, learn, explain)`` for an HTML page
+    (:meth:`indexer.pipeline.learning.SiteLearning.page_args`).
 
     Returns:
         The processed page; when ``extracted`` is None, ``outcome`` (if set) and
@@ -50,7 +59,7 @@ async def process_response(
     if verdict.format is None:
         return ProcessedPage(NOT_TEXT, None, verdict.reason, verdict.outcome)
     if verdict.format == "html":
-        return await _page(fetched, settings, pool, rules)
+        return await _page(fetched, settings, pool, rules, learning)
     cap = settings.fetch.max_document_bytes
     if len(body) > cap:
         return ProcessedPage(NOT_TEXT, None, f"document body over {cap} bytes", "too-large")
@@ -66,6 +75,7 @@ async def _page(
     settings: Settings,
     pool: ProcessPoolExecutor,
     rules: Sequence[SiteRule],
+    learning: Learning,
 ) -> ProcessedPage:
     """An HTML page in the page pool, unless it is over ``fetch.max_body_bytes``."""
     cap = settings.fetch.max_body_bytes
@@ -79,4 +89,5 @@ async def _page(
         fetched.final_url,
         rules,
         settings.crawl.max_links_per_page,
+        *learning,
     )

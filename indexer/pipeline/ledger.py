@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 from indexer.crawl.frontier import Frontier
 from indexer.report import RunStats
+
+log = logging.getLogger(__name__)
 
 
 class Ledger:
@@ -38,3 +42,11 @@ class Ledger:
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> None:
         """End every URL still queued (of ``host``, or all) with ``outcome``."""
         self.stats.record_many(outcome, reason, self.frontier.finish_queued(outcome, reason, host))
+
+    def truncated(self, url: str, found: int, kept: int) -> None:
+        """Count a page whose ``found`` links were cut to ``kept`` (``crawl.max_links_per_page``),
+        and say so with ``-v``."""
+        self.stats.truncated(url, found, kept)
+        log.debug(
+            "%s: %d links, only the first %d taken (crawl.max_links_per_page)", url, found, kept
+        )

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from indexer.encoding import decode_body
 from indexer.errors import ExtractError
-from indexer.extract import SiteRule, extract
+from indexer.extract import SiteRule, extract_page
+from indexer.extract.explain import to_lines
+from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import DecodedText, ExtractedDoc
 
 
@@ -22,12 +24,17 @@ class ProcessedPage:
         outcome: the outcome the URL ends as when ``extracted`` is None and it is not the
             page default (``wrong-type`` for binary, else ``extract-error``): a document's
             (``parse-error``, ``encrypted``, …) or the format decision's.
+        keys: template keys of the page's blocks (:mod:`indexer.extract.template`), when
+            asked for.
+        explanation: why each block was kept or dropped, JSON lines, when asked for.
     """
 
     decoded: DecodedText
     extracted: ExtractedDoc | None
     error: str = ""
     outcome: str = ""
+    keys: tuple[str, ...] = ()
+    explanation: str = ""
 
 
 def process_page(
@@ -36,27 +43,37 @@ def process_page(
     url: str,
     rules: Sequence[SiteRule],
     max_links: int,
+    template: SiteTemplate = NO_TEMPLATE,
+    learn: bool = False,
+    explain: bool = False,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
 
-    A top-level function so that a ``ProcessPoolExecutor`` can run it. Never raises for
-    bad input: failures come back in ``error``.
+    Top-level, so that a process pool can run it; never raises for bad input (``error``).
 
     Args:
         body: the response body; content_type: its ``Content-Type`` header or None.
-        url: the final URL (links resolve against it).
-        rules: ``extract.rules``.
+        url: the final URL (links resolve against it); rules: ``extract.rules``.
         max_links: outlinks kept (``crawl.max_links_per_page``).
+        template, learn, explain: see :func:`indexer.extract.extract_page`.
     """
     decoded = decode_body(body, content_type)
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
-        extracted = extract(
-            decoded.text, url, encoding=decoded.encoding, rules=rules, max_links=max_links
+        extraction = extract_page(
+            decoded.text,
+            url,
+            encoding=decoded.encoding,
+            rules=rules,
+            max_links=max_links,
+            template=template,
+            learn=learn,
+            explain=explain,
         )
     except ExtractError as exc:
         return ProcessedPage(decoded, None, str(exc)[:300])
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
         return ProcessedPage(decoded, None, f"{type(exc).__name__}: {exc}"[:300])
-    return ProcessedPage(decoded, extracted)
+    lines = to_lines(extraction.decisions) if explain else ""
+    return ProcessedPage(decoded, extraction.doc, keys=tuple(extraction.keys), explanation=lines)

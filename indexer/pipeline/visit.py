@@ -8,10 +8,9 @@
    a 410 deletes an indexed copy (a 404 waits its grace runs, :mod:`indexer.pipeline.grace`);
    a redirect to a login page ends the URL as ``login-required`` (:mod:`indexer.crawl.login`).
    A 304 queues the links stored from the page's last full fetch.
-3. Its format is decided and it is parsed
-   (:func:`indexer.pipeline.documents.process_response`: pages in the process pool,
-   documents in the document workers) and judged (:func:`indexer.pipeline.verdict.judge`);
-   this module gathers the facts the verdict needs and carries it out.
+3. Its format is decided and it is parsed (:func:`~indexer.pipeline.documents.process_response`:
+   pages in the process pool, documents in the document workers) and judged
+   (:func:`indexer.pipeline.verdict.judge`): this module gathers the facts and carries it out.
 
 A bug while visiting ends the URL as ``internal-error``; it never ends the crawl.
 """
@@ -51,9 +50,10 @@ from indexer.index.document import build_document, content_hash
 from indexer.index.sink import DocumentSink
 from indexer.models import FetchResult
 from indexer.outcomes import Outcome
-from indexer.pipeline.documents import process_response
+from indexer.pipeline.documents import NO_LEARNING, process_response
 from indexer.pipeline.docworkers import DocumentWorkers
 from indexer.pipeline.grace import deletes_at_once
+from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.page import ProcessedPage
 from indexer.pipeline.sitewide import SitewideDuplicates
@@ -98,6 +98,8 @@ class Visitor:
         on_fatal: called with a state or output file error (disk full, broken file):
             the crawl must stop; the URL in hand stays unfinished for ``--resume``.
         follow_links: queue the outlinks of fetched pages (False: the re-send path).
+        learning: template learning and explanations (:mod:`indexer.pipeline.learning`),
+            or None.
     """
 
     settings: Settings
@@ -116,6 +118,7 @@ class Visitor:
     host_failures: HostFailures = field(default_factory=lambda: HostFailures(0, 1))
     on_fatal: Callable[[IndexerError], None] | None = None
     follow_links: bool = True
+    learning: SiteLearning | None = None
     _sitemap_origins: set[str] = field(default_factory=set)
 
     @property
@@ -205,8 +208,9 @@ class Visitor:
         """Decide the format and parse off the loop (pages in the process pool, documents
         in the document workers), judge, carry the verdict out."""
         clients = self.clients
+        learning = self.learning.page_args(claimed.host) if self.learning else NO_LEARNING
         page = await process_response(
-            fetched, self.settings, clients.pool, clients.documents, self.rules
+            fetched, self.settings, clients.pool, clients.documents, self.rules, learning
         )
         facts = self._facts(claimed, fetched, page)
         skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
@@ -337,11 +341,7 @@ class Visitor:
         url, final, doc = claimed.url, fetched.final_url, facts.page.extracted
         if verdict.follow and doc is not None and self.follow_links:
             if doc.links_found > len(doc.outlinks):
-                self.ledger.stats.truncated(url, doc.links_found, len(doc.outlinks))
-                log.debug(
-                    "%s: %d links, only the first %d taken (crawl.max_links_per_page)",
-                    url, doc.links_found, len(doc.outlinks),
-                )  # fmt: skip
+                self.ledger.truncated(url, doc.links_found, len(doc.outlinks))
             self.enqueue(doc.outlinks, claimed.depth + 1)
         if verdict.queue is not None:
             self.enqueue([verdict.queue], claimed.depth)
@@ -373,6 +373,8 @@ class Visitor:
             self.ledger.finish(url, Outcome.DUPLICATE, reason)
             return
         fields = self._send(claimed, fetched, facts)
+        if self.learning is not None and digest is not None:
+            self.learning.indexed(url, claimed.host, fetched, facts.page, digest, verdict.reason)
         if doc is not None:
             self.frontier.save_outlinks(url, doc.outlinks if verdict.follow else [])
         self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached, **fields)

@@ -1,0 +1,186 @@
+"""Run the per-page chain on a page body, with the host's template when one is known.
+
+Without a template this is the chain as it always was (:func:`indexer.extract.select.choose`).
+With one, the chain runs twice over the same blocks: once as a single-page extractor,
+once with the template's blocks made furniture (so that menus no longer hold the
+content's neighbours apart and a short page's own lines are no longer outvoted by a
+repeated notice). The result is the second run's content plus whatever the first run
+kept that is not template (learning only ever removes repeated blocks, and never loses
+text of the page's own that the per-page chain would have kept), plus the page's own
+text inside its region (:mod:`indexer.extract.region`): with the template known, text
+unique to the page is content even as a list, a table or a short notice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from indexer.extract.blocks import block_values, mark_furniture
+from indexer.extract.candidate import Candidate
+from indexer.extract.explain import Decision, Trace, dom_path
+from indexer.extract.parse import prune
+from indexer.extract.region import own_text
+from indexer.extract.segment import Segmentation, segment
+from indexer.extract.select import choose
+from indexer.extract.tags import DROP_TAGS
+from indexer.extract.template import (
+    NO_TEMPLATE,
+    SiteTemplate,
+    block_keys,
+    slot_keys,
+    title_keys,
+)
+from indexer.extract.text import node_text
+
+
+@dataclass(slots=True)
+class ChainResult:
+    """What the chain decided for one page.
+
+    Attributes:
+        text: the main content, one block per line.
+        headings: heading blocks of the content.
+        extractor: the chain step that chose it (``semantic``, ``dom``, ``blocks``,
+            ``fallback``).
+        keys: template keys of every block (:func:`indexer.extract.template.block_keys`),
+            when asked for.
+        decisions: every block and skipped element, kept or dropped, when asked for.
+    """
+
+    text: str
+    headings: list[str]
+    extractor: str
+    keys: list[str] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Choice:
+    kept: tuple[int, ...]
+    extractor: str
+    trace: Trace
+    template: set[int] = field(default_factory=set)
+    unique: set[int] = field(default_factory=set)
+
+
+_REFUSED = frozenset({"comments", "repeat"})
+
+
+def _with_template(
+    seg: Segmentation,
+    root: etree._Element,
+    title: str,
+    keys: list[str],
+    slots: list[str],
+    titles: list[str],
+    template: SiteTemplate,
+) -> _Choice:
+    trace = Trace()
+    alone = choose(seg, root, title, trace)
+    if not template.known:
+        return _Choice(alone.indexes, alone.extractor, trace)
+    repeated = {i for i, key in enumerate(keys) if key in template.keys}
+    navigation = _not_own(seg, keys, slots, titles, template)
+    markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
+    for index in repeated:
+        seg.blocks[index].furniture = True
+    learned_trace = Trace()
+    learned: Candidate = choose(seg, root, title, learned_trace)
+    refused = {i for i, why in learned_trace.dropped.items() if why in _REFUSED} | navigation
+    refused.update(i for i, why in trace.dropped.items() if why in _REFUSED)
+    base = sorted(set(learned.indexes) | (set(alone.indexes) - repeated))
+    values = block_values(seg.blocks)
+    kept = own_text(seg, base, repeated, markup, values, refused)
+    unique = set(kept) - set(learned.indexes)
+    return _Choice(kept, learned.extractor, learned_trace, repeated, unique)
+
+
+def _not_own(
+    seg: Segmentation, keys: list[str], slots: list[str], titles: list[str], t: SiteTemplate
+) -> set[int]:
+    """Blocks that are not the page's own though not template: seen on other pages, in a
+    navigation slot, or link lines naming another page (:mod:`indexer.extract.template`)."""
+    found = {i for i, key in enumerate(keys) if key in t.seen}
+    found.update(i for i, key in enumerate(slots) if key and key in t.keys)
+    for i, key in enumerate(titles):
+        if key and seg.blocks[i].link_density > 0.5 and (key in t.seen or key in t.keys):
+            found.add(i)
+    return found
+
+
+def run_chain(
+    body: etree._Element,
+    root: etree._Element,
+    title: str,
+    *,
+    template: SiteTemplate = NO_TEMPLATE,
+    learn: bool = False,
+    explain: bool = False,
+) -> ChainResult:
+    """Segment ``body`` (pruned in place), choose its main content, explain if asked.
+
+    Args:
+        body: the page's ``<body>``; modified.
+        root: the document root (semantic markup is looked up from it).
+        title: the page title (the content is anchored at a heading repeating it).
+        template: the host's template; not ``known``: the per-page chain alone.
+        learn: return the blocks' keys, for the host's statistics.
+        explain: return a :class:`~indexer.extract.explain.Decision` per block.
+    """
+    prune(body, DROP_TAGS)
+    seg = segment(body)
+    mark_furniture(seg)
+    paths: dict[etree._Element, str] = {}
+    keyed = learn or template.known
+    keys = block_keys(seg, paths) if keyed else []
+    slots = slot_keys(seg, paths) if keyed else []
+    titles = title_keys(seg) if keyed else []
+    choice = _with_template(seg, root, title, keys, slots, titles, template)
+    headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
+    text = "\n".join(seg.blocks[i].text for i in choice.kept)
+    decisions = _decisions(seg, choice, paths) if explain else []
+    learnt = keys + [key for key in slots + titles if key] if learn else []
+    return ChainResult(text, headings, choice.extractor, learnt, decisions)
+
+
+def _reason(seg: Segmentation, choice: _Choice, index: int, kept: set[int]) -> Decision:
+    block = seg.blocks[index]
+    if index in kept:
+        if index in choice.unique:
+            reason = "unique"
+        else:
+            reason = choice.trace.added.get(index, choice.extractor)
+        return Decision("kept", reason, "", block.text)
+    if index in choice.template:
+        reason = "template"
+    else:
+        default = "furniture" if block.furniture else "outside-main"
+        reason = choice.trace.dropped.get(index, default)
+    return Decision("dropped", reason, "", block.text)
+
+
+def _decisions(
+    seg: Segmentation, choice: _Choice, paths: dict[etree._Element, str]
+) -> list[Decision]:
+    """Blocks and skipped elements in document order, each with its decision."""
+    kept = set(choice.kept)
+    skipped = sorted(seg.skipped, key=lambda item: item[0])
+    out: list[Decision] = []
+    position = 0
+    for index, block in enumerate(seg.blocks):
+        while position < len(skipped) and skipped[position][0] <= index:
+            out.extend(_skipped(skipped[position][1], skipped[position][2], paths))
+            position += 1
+        decision = _reason(seg, choice, index, kept)
+        path = dom_path(block.owner, paths)
+        out.append(Decision(decision.action, decision.reason, path, decision.text))
+    for _, node, why in skipped[position:]:
+        out.extend(_skipped(node, why, paths))
+    return out
+
+
+def _skipped(node: etree._Element, why: str, paths: dict[etree._Element, str]) -> list[Decision]:
+    text = node_text(node)
+    return [Decision("dropped", why, dom_path(node, paths), text)] if text else []
