@@ -74,13 +74,11 @@ async def reindex(
         settings: validated settings (``crawl``, ``fetch``, ``solr``, ``reindex``).
         force: apply deletions even when the guard trips.
         dry_run: change nothing; report planned changes through ``on_change``.
-        on_change: called as ``(action, doc_id)``, action ``add``, ``update`` or ``delete``.
-        client: the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
-
+        on_change: ``(action, doc_id)``, action ``add``, ``update`` or ``delete``; client:
+            the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
     Raises:
         StateError: ``crawl.data_dir`` holds no crawl state, or a broken state file.
-        CrawlLockedError: another crawl uses the data directory.
-        SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
+        CrawlLockedError: another crawl uses it. SolrError: Solr cannot list its documents.
     """
     data_dir = settings.crawl.data_dir
     solr = client or SolrWriter(settings.solr)
