@@ -90,13 +90,20 @@ def xlsx_document(body: bytes, max_unpacked: int) -> ExtractedDoc:
     book = openpyxl.load_workbook(io.BytesIO(body), read_only=True, data_only=True)
     try:
         parts: list[str] = []
+        cells = False
         for sheet in book.worksheets:
             parts.append(sheet.title)
+            # the declared used range may reach XFD1048576 while two cells hold values:
+            # read the rows the sheet stores, not its padded rectangle
+            sheet.reset_dimensions()
             for row in sheet.iter_rows(values_only=True):
                 line = _row_text(row)
                 if line:
                     parts.append(line)
+                    cells = True
             parts.append("")
+        if not cells:  # sheet names alone are no text
+            raise DocumentError("no-text", "no cell holds a value")
         count = len(book.worksheets)
         return _extracted("xlsx", "\n".join(parts), book.properties, count)
     finally:
