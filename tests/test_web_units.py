@@ -72,15 +72,19 @@ def test_parse_request_bounds() -> None:
     req = parse_request({"q": " 有給 ", "page": "3", "host": "h", "type": "", "sort": "modified"})
     assert (req.q, req.start, req.page, dict(req.filters)) == ("有給", 20, 3, {"host": "h"})
     assert parse_request({"q": "x", "start": "7", "rows": "100"}, api=True).rows == 100
+    # a page link edited by hand falls back to the nearest page, a bad sort to relevance
+    assert parse_request({"q": "x", "page": "0"}).page == 1
+    assert parse_request({"q": "x", "page": "two"}).page == 1
+    assert parse_request({"q": "x", "page": "-4"}).page == 1
+    assert 1 < parse_request({"q": "x", "page": "999999"}).page < 999999  # the last page
+    assert parse_request({"q": "x", "sort": "bogus"}).sort == "relevance"
     for params, name in [
         ({"q": "x" * (MAX_QUERY_CHARS + 1)}, "q"),
-        ({"q": "x", "page": "0"}, "page"),
-        ({"q": "x", "page": "two"}, "page"),
         ({"q": "x", "sort": "title"}, "sort"),
         ({"q": "x", "year": "99999"}, "year"),
     ]:
         with pytest.raises(QueryError) as err:
-            parse_request(params)
+            parse_request(params, api=name == "sort")
         assert err.value.param == name
 
 

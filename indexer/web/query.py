@@ -70,16 +70,27 @@ def parse_request(params: Mapping[str, str], *, api: bool = False) -> SearchRequ
     if api:
         rows = _int(params, "rows", PAGE_SIZE, 1, MAX_ROWS)
         start = _int(params, "start", 0, 0, MAX_START)
-    else:
+    else:  # a page link edited by hand falls back to the nearest page that exists
         rows = PAGE_SIZE
-        start = (_int(params, "page", 1, 1, MAX_START // PAGE_SIZE) - 1) * PAGE_SIZE
+        start = (_page(params.get("page", "")) - 1) * PAGE_SIZE
     sort = params.get("sort") or "relevance"
     if sort not in ("relevance", "modified"):
-        raise QueryError("sort is relevance or modified", "sort")
+        if api:
+            raise QueryError("sort is relevance or modified", "sort")
+        sort = "relevance"
     filters = {name: params[name] for name in FILTERS if params.get(name)}
     if "year" in filters:
         _int(filters, "year", 0, 1, 9998)
     return SearchRequest(q, start, rows, filters, sort)  # type: ignore[arg-type]
+
+
+def _page(raw: str) -> int:
+    """The web page's ``page``: 1 when missing or not a number, else within 1..the last."""
+    try:
+        value = int(raw)
+    except ValueError:
+        return 1
+    return min(max(value, 1), MAX_START // PAGE_SIZE)
 
 
 def _int(params: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:

@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
 
+from indexer.solr import snippets
 from indexer.web.formats import format_of
 
 _EM = re.compile(r"(</?em>)")
@@ -100,7 +101,9 @@ def parse_answer(data: dict[str, Any], type_field: str) -> SearchResult:
 
 def _hit(doc: dict[str, Any], highlight: dict[str, list[str]]) -> Hit:
     url = str(_first(doc.get("url")) or doc["id"])
-    fragments = [marked_snippet(f) for f in highlight.get("content", [])]
+    # the marked field's passages, each bounded around its first mark (one long sentence
+    # or a word of thousands of characters must not fill the page)
+    fragments = [marked_snippet(f) for f in snippets.pick(highlight)]
     content_type = _first(doc.get("content_type"))
     return Hit(
         id=str(doc["id"]),
