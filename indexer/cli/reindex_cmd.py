@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
+from collections.abc import Coroutine
 from typing import Any
 
 from indexer.cli.options import (
@@ -17,6 +19,7 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.errors import ConfigError
+from indexer.pipeline.phases import StopEvent
 from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
 from indexer.pipeline.resend import repair
 from indexer.report import format_summary
@@ -105,9 +108,8 @@ def run(args: argparse.Namespace) -> int:
         counts[action] = counts.get(action, 0) + 1
         print(json.dumps({"action": action, "id": doc_id}, ensure_ascii=False), flush=True)
 
-    result = asyncio.run(
-        reindex(loaded.settings, on_change=print_change if args.dry_run else None, job=job)
-    )
+    on_change = print_change if args.dry_run else None
+    result = asyncio.run(_with_signals(reindex(loaded.settings, on_change=on_change, job=job), job))
     _print_scope(result, args.dry_run)
     if args.dry_run:
         print(json.dumps(_summary_line(result, counts), ensure_ascii=False), flush=True)
@@ -126,9 +128,29 @@ def run(args: argparse.Namespace) -> int:
 def _job(args: argparse.Namespace, loaded: LoadedSettings) -> ReindexJob:
     """The job's own choices from its flags (the settings' sources decide rescoping)."""
     narrowing = (tuple(args.include), tuple(args.exclude))
+    sources = dict(loaded.sources)
     return ReindexJob(
-        args.force, args.dry_run, *narrowing, args.rescope, dict(loaded.sources), args.refresh
+        args.force, args.dry_run, *narrowing, args.rescope, sources, args.refresh, StopEvent()
     )
+
+
+async def _with_signals(
+    job_run: Coroutine[Any, Any, ReindexResult], job: ReindexJob
+) -> ReindexResult:
+    """Run the job with SIGINT and SIGTERM setting its stop (systemd and ``timeout`` send
+    SIGTERM): the run ends ``interrupted`` within the stop budget; a second signal aborts."""
+    loop = asyncio.get_running_loop()
+    stop = job.stop
+
+    def on_signal() -> None:
+        if stop is None or stop.is_set():
+            raise KeyboardInterrupt
+        print("indexer: stopping within 5 s; nothing is deleted (again to abort)", file=sys.stderr)
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, on_signal)
+    return await job_run
 
 
 def _print_refusals(result: ReindexResult, force: bool, dry_run: bool) -> None:

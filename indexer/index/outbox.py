@@ -58,6 +58,8 @@ def claim_outbox(frontier: Frontier) -> None:
     path = frontier.data_dir.outbox
     if frontier.meta(OUTBOX_USED) and not path.exists():
         raise StateError(path, f"missing, though earlier crawls used it; {OUTBOX.remedy}")
+    if not path.exists():  # create it first: the mark must never name a file never made
+        Outbox(path).close()  # (a full disk fails here, before the mark)
     frontier.set_meta(OUTBOX_USED, "1")
 
 

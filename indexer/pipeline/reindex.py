@@ -22,6 +22,7 @@ change; the real data directory and the index are left as they were.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import tempfile
 from collections import defaultdict
@@ -38,7 +39,7 @@ from indexer.index.client import SolrClient, in_thread
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
-from indexer.pipeline.phases import Phase, RunEnd
+from indexer.pipeline.phases import Phase, RunEnd, StopEvent
 from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
 from indexer.pipeline.refresh import stale_ids, without_stale
 from indexer.pipeline.verdict import ReindexPolicy
@@ -61,6 +62,8 @@ class ReindexJob:
             None: no scope setting was given.
         refresh: also re-send documents stamped older than the code
             (:mod:`indexer.pipeline.refresh`), even when unchanged.
+        stop: set it to stop the job within the crawl's stop budget (a signal); the run
+            ends ``interrupted``, nothing is reconciled or deleted.
     """
 
     force: bool = False
@@ -70,6 +73,7 @@ class ReindexJob:
     rescope: bool = False
     sources: dict[str, Source] | None = None
     refresh: bool = False
+    stop: asyncio.Event | None = None
 
 
 @dataclass
@@ -209,6 +213,7 @@ async def _recrawl(
         narrow_exclude=job.exclude,
         client=client,
         keep_open=True,
+        stop=job.stop or StopEvent(),
     )
     crawler = Crawler(scoped, frontier, options)
     await crawler.run()
