@@ -229,16 +229,7 @@ class Frontier(RecrawlRecords):
                 pending ``resend``.
         """
         if reached:
-            self._db.execute(
-                "UPDATE urls SET state='done', outcome=:outcome, reason=:reason, "
-                "reached_run=:run, prev_hash=CASE WHEN :hash IS NULL OR content_hash IS :hash "
-                "THEN prev_hash ELSE content_hash END, "
-                "resend=CASE WHEN :hash IS NULL THEN resend ELSE 0 END, "
-                "etag=COALESCE(:etag, etag), last_modified=COALESCE(:lm, last_modified), "
-                "content_hash=COALESCE(:hash, content_hash), updated=:now WHERE url=:url",
-                {"outcome": outcome, "reason": reason, "run": self.run, "hash": content_hash}
-                | {"etag": etag, "lm": last_modified, "now": time.time(), "url": url},
-            )
+            self.finish_reached(url, outcome, reason, (etag, last_modified, content_hash))
         else:
             self._db.execute(
                 "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE url=?",
