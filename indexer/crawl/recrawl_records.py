@@ -131,18 +131,6 @@ class RecrawlRecords:
         row = self._db.execute("SELECT links FROM outlinks WHERE url=?", (url,)).fetchone()
         return list(json.loads(row[0])) if row else []
 
-    def put_meta(self, key: str, value: object) -> None:
-        """Store a JSON-ready value under ``key`` in the frontier's ``meta`` table."""
-        self._db.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-            (key, json.dumps(value, ensure_ascii=False)),
-        )
-
-    def get_meta(self, key: str) -> object:
-        """The value stored under ``key`` by :meth:`put_meta`, or None."""
-        row = self._db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
-
     def outcomes_in_run(self, host: str) -> dict[str, str]:
         """``{url: outcome}`` of the URLs of ``host`` that ended in the current run."""
         rows = self._db.execute(

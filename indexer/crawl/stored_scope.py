@@ -19,6 +19,7 @@ A data directory from before scopes were stored has none; reindex then keeps the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,12 +72,13 @@ def scope_of(crawl: CrawlSettings) -> dict[str, Any]:
 
 def save_scope(frontier: Frontier, scope: dict[str, Any]) -> None:
     """Store ``scope`` (from :func:`scope_of`) with the frontier."""
-    frontier.put_meta(_META_KEY, scope)
+    frontier.set_meta(_META_KEY, json.dumps(scope, ensure_ascii=False))
 
 
 def load_scope(frontier: Frontier) -> dict[str, Any] | None:
     """The stored scope, or None for a data directory that has none."""
-    value = frontier.get_meta(_META_KEY)
+    raw = frontier.meta(_META_KEY)
+    value = None if raw is None else json.loads(raw)
     return value if isinstance(value, dict) else None
 
 
