@@ -31,3 +31,6 @@ MEDIA_TYPES = {
     "ods": "application/vnd.oasis.opendocument.spreadsheet",
     "odp": "application/vnd.oasis.opendocument.presentation",
 }
+
+#: Other MIME types that servers and older documents declare for the same formats.
+MEDIA_TYPE_ALIASES = {"html": ("application/xhtml+xml",), "rtf": ("text/rtf",)}

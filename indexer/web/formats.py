@@ -1,24 +1,14 @@
-"""Format ids (``html``, ``pdf``, ``docx``…) of the formats issues, and the MIME types they
+"""Format ids (``html``, ``pdf``, ``docx``…, :mod:`indexer.formats`) and the MIME types they
 stand for: the ``type=`` filter and facet fall back to ``content_type`` through this table
 when the index has no ``format`` field yet."""
 
 from __future__ import annotations
 
+from indexer.formats import MEDIA_TYPE_ALIASES, MEDIA_TYPES
+
+#: Every format id with the MIME types it stands for (the first is what the bytes are).
 FORMAT_MEDIA_TYPES: dict[str, tuple[str, ...]] = {
-    "html": ("text/html", "application/xhtml+xml"),
-    "pdf": ("application/pdf",),
-    "docx": ("application/vnd.openxmlformats-officedocument.wordprocessingml.document",),
-    "xlsx": ("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",),
-    "pptx": ("application/vnd.openxmlformats-officedocument.presentationml.presentation",),
-    "text": ("text/plain",),
-    "csv": ("text/csv",),
-    "doc": ("application/msword",),
-    "xls": ("application/vnd.ms-excel",),
-    "ppt": ("application/vnd.ms-powerpoint",),
-    "rtf": ("application/rtf", "text/rtf"),
-    "odt": ("application/vnd.oasis.opendocument.text",),
-    "ods": ("application/vnd.oasis.opendocument.spreadsheet",),
-    "odp": ("application/vnd.oasis.opendocument.presentation",),
+    fid: (media, *MEDIA_TYPE_ALIASES.get(fid, ())) for fid, media in MEDIA_TYPES.items()
 }
 _BY_MEDIA_TYPE = {media: fid for fid, types in FORMAT_MEDIA_TYPES.items() for media in types}
 
