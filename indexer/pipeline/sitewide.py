@@ -122,14 +122,18 @@ class SitewideDuplicates:
         self._held_count -= len(held)
         for url, digest, send in held:
             if (host, digest) in self._marked:
-                self._frontier.finish(url, OUTCOME, REASON)
-                self._stats.record(OUTCOME, REASON)
+                self._end(url, OUTCOME, REASON)
                 continue
             try:
                 send()
             except Exception as exc:  # a bug must not end the crawl: record it on its URL
                 log.exception("unexpected error on %s", url)
-                self._frontier.finish(url, "internal-error", f"internal error: {exc!r}"[:300])
+                self._end(url, Outcome.INTERNAL_ERROR, f"internal error: {exc!r}"[:300])
+
+    def _end(self, url: str, outcome: str, reason: str) -> None:
+        """End a held URL in the frontier and the run's counts together."""
+        self._frontier.finish(url, outcome, reason)
+        self._stats.record(outcome, reason)
 
     def _settle_earlier(self, host: str, digest: str) -> None:
         earlier = self._frontier.rejudge(host, digest, OUTCOME, REASON)
