@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_from_args(args, solr_flags(args)).settings
     writer = SolrWriter(settings.solr)
     with Frontier(settings.crawl.data_dir, create=False) as frontier:
-        outbox = Outbox(settings.crawl.data_dir / "outbox.sqlite3")
+        outbox = Outbox(frontier.data_dir.outbox)
         try:
             if args.url:
                 doc_id = _url_argument(args.url, settings.crawl.strip_params)

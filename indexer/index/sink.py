@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from indexer.crawl.datadir import DataDir
 from indexer.index.client import SolrClient
 from indexer.index.outbox import Outbox
 from indexer.index.outfile import OutFile
@@ -91,7 +92,7 @@ class DocumentSink:
                     "%s: cut a partial last line (%d bytes)", self._out_path, self._out.cut_bytes
                 )
         if self._use_solr:
-            self._outbox = Outbox(self._settings.crawl.data_dir / "outbox.sqlite3")
+            self._outbox = Outbox(DataDir(self._settings.crawl.data_dir).outbox)
             self._index = IndexStage(
                 self._outbox,
                 self._client or SolrWriter(self._settings.solr),
