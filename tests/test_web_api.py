@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from indexer.settings import SolrSettings
-from indexer.solr.search import MAX_QUERY_CHARS
+from indexer.solr.query import MAX_QUERY_CHARS
 from indexer.web.app import _type_field
 from tests.conftest import CONFIGSET_DIR
 from tests.web_fixtures import RAW_HOSTILE_DOCS, Server, indexed_server

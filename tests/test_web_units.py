@@ -5,11 +5,18 @@ from __future__ import annotations
 import pytest
 
 from indexer.errors import QueryError
-from indexer.solr.search import MAX_QUERY_CHARS
+from indexer.solr.query import MAX_QUERY_CHARS
 from indexer.web.formats import format_of, media_types
 from indexer.web.hints import spelling_variants
 from indexer.web.i18n import LABELS, choose_language
-from indexer.web.query import SearchRequest, filter_query, parse_request, solr_params
+from indexer.web.query import (
+    MAX_START,
+    PAGE_SIZE,
+    SearchRequest,
+    filter_query,
+    parse_request,
+    solr_params,
+)
 from indexer.web.results import marked_snippet, parse_answer
 from indexer.web.views import page_links, search_url
 
@@ -76,7 +83,9 @@ def test_parse_request_bounds() -> None:
     assert parse_request({"q": "x", "page": "0"}).page == 1
     assert parse_request({"q": "x", "page": "two"}).page == 1
     assert parse_request({"q": "x", "page": "-4"}).page == 1
-    assert 1 < parse_request({"q": "x", "page": "999999"}).page < 999999  # the last page
+    assert parse_request({"q": "x", "page": "999999"}).page == MAX_START // PAGE_SIZE  # the last
+    with pytest.raises(QueryError):  # search.max_query_chars, as the CLI reads it
+        parse_request({"q": "x" * 6}, max_chars=5)
     assert parse_request({"q": "x", "sort": "bogus"}).sort == "relevance"
     for params, name in [
         ({"q": "x" * (MAX_QUERY_CHARS + 1)}, "q"),

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
-from indexer.solr.query import QueryOptions
+from indexer.solr.query import query_options
 from indexer.solr.search import search
 
 # The handler marks matches with <em>…</em>; the terminal shows them as 【…】.
@@ -31,11 +31,7 @@ def run(args: argparse.Namespace) -> int:
     raises :class:`indexer.errors.QueryError` (``main()``: exit 2, one line says why);
     Solr not answering exits 1."""
     settings = load_from_args(args, solr_flags(args)).settings
-    options = QueryOptions(
-        max_chars=settings.search.max_query_chars,
-        allow_fuzzy=settings.search.allow_fuzzy,
-        allow_leading_wildcard=settings.search.allow_leading_wildcard,
-    )
+    options = query_options(settings.search)
     result = search(settings.solr, args.query, rows=args.rows, options=options)
     for hit in result["hits"]:
         hit["snippets"] = [marked(s) for s in hit["snippets"]]

@@ -17,6 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from indexer.cli.options import ExitCode, add_common, configure_logging, load_from_args, solr_flags
+from indexer.solr.query import query_options
 from indexer.web.app import MAX_REQUEST_LINE, WebConfig, make_app
 from indexer.web.security import admin_password
 
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         admin_password=password,
         data_dir=settings.crawl.data_dir,
         frontier=args.frontier,
+        query=query_options(settings.search),
     )
     banner = f"admin password (generated for this run): {password}" if generated else None
     with contextlib.suppress(KeyboardInterrupt):

@@ -28,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from indexer.errors import QueryError
+from indexer.settings import SearchSettings
 
 MAX_QUERY_CHARS = 1000
 ONE_CHAR_QF = "title^8 content^4"
@@ -49,6 +50,15 @@ class QueryOptions:
     max_chars: int = MAX_QUERY_CHARS
     allow_fuzzy: bool = False
     allow_leading_wildcard: bool = False
+
+
+def query_options(search: SearchSettings) -> QueryOptions:
+    """The :class:`QueryOptions` of the ``search.*`` settings (CLI and web alike)."""
+    return QueryOptions(
+        max_chars=search.max_query_chars,
+        allow_fuzzy=search.allow_fuzzy,
+        allow_leading_wildcard=search.allow_leading_wildcard,
+    )
 
 
 @dataclass(frozen=True)

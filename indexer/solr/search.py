@@ -15,10 +15,6 @@ from indexer.solr.query import QueryOptions, prepare
 # How Solr 9 reports Lucene's clause limit (IndexSearcher.TooManyClauses, 400 or 500).
 _TOO_COMPLEX = ("too many clauses", "maxClauseCount", "TooManyClauses", "TooManyNestedClauses")
 
-MAX_QUERY_CHARS = 1000
-"""Longest query a user may send, in characters (Fess bounds its queries at 1,000): the one
-place callers (the CLI, ``indexer serve``) read the bound from."""
-
 
 def search(
     cfg: SolrSettings,

@@ -23,7 +23,8 @@ from aiohttp import web
 from indexer.errors import QueryError, SolrError, SolrRejectedError
 from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
-from indexer.solr.search import MAX_QUERY_CHARS, search_page
+from indexer.solr.query import MAX_QUERY_CHARS, QueryOptions
+from indexer.solr.search import search_page
 from indexer.web.i18n import LABELS, choose_language
 from indexer.web.query import SearchRequest, parse_request, solr_params
 from indexer.web.results import SearchResult, parse_answer
@@ -44,6 +45,7 @@ class WebConfig:
     data_dir: Path | None = None
     frontier: str | None = None
     type_field: str | None = None  # ``format`` or ``content_type``, found on first use
+    query: QueryOptions = field(default_factory=QueryOptions)  # the ``search.*`` settings
 
 
 # A query at the bound, percent-encoded (up to 9 bytes a character), several times over: an
@@ -110,15 +112,16 @@ async def search(request: web.Request) -> web.Response:
     lang = choose_language(request.headers.get("Accept-Language"))
     labels = LABELS[lang]
     typed = request.query.get("q", "")
-    q = typed[:MAX_QUERY_CHARS]
+    bound = request.app[CONFIG].query.max_chars
+    q = typed[:bound]
     try:
-        req = parse_request(request.query)
+        req = parse_request(request.query, max_chars=bound)
         if not req.q:
             return _render(request, "search.html", q="", message=labels["empty"])
         result = await run_search(request.app[CONFIG], req)
     except QueryError as exc:
         status = 200 if exc.param == "q" else 400  # a query out of bounds is no error page
-        message = query_message(exc, typed, labels)
+        message = query_message(exc, typed, labels, bound)
         return _render(request, "search.html", status, q=q, message=message)
     except SolrError:
         return _render(request, "search.html", 503, q=q, message=labels["unavailable"])
@@ -132,12 +135,15 @@ async def search(request: web.Request) -> web.Response:
     )
 
 
-def query_message(exc: QueryError, typed: str, labels: dict[str, str]) -> str:
-    """The user's message for a request that was not searched (``typed``: its ``q``)."""
+def query_message(
+    exc: QueryError, typed: str, labels: dict[str, str], bound: int = MAX_QUERY_CHARS
+) -> str:
+    """The user's message for a request that was not searched (``typed``: its ``q``;
+    ``bound``: ``search.max_query_chars``)."""
     if exc.param != "q":
         return labels["bad_param"]
-    if len(typed.strip()) > MAX_QUERY_CHARS:
-        return labels["too_long"].format(max=MAX_QUERY_CHARS)
+    if len(typed.strip()) > bound:
+        return labels["too_long"].format(max=bound)
     return labels["not_searchable"]
 
 
@@ -146,7 +152,7 @@ async def api_search(request: web.Request) -> web.Response:
     400 ``{"error", "param"}`` for a request that is not searched (empty or too long query,
     a parameter out of bounds), 503 ``{"error"}`` when Solr cannot answer."""
     try:
-        req = parse_request(request.query, api=True)
+        req = parse_request(request.query, api=True, max_chars=request.app[CONFIG].query.max_chars)
         if not req.q:
             raise QueryError("q is required", "q")
         result = await run_search(request.app[CONFIG], req)
@@ -174,7 +180,7 @@ async def run_search(config: WebConfig, req: SearchRequest) -> SearchResult:
         if config.type_field is None:
             config.type_field = await asyncio.to_thread(_type_field, config.solr)
         params = solr_params(req, config.type_field)
-        data = await asyncio.to_thread(search_page, config.solr, req.q, params)
+        data = await asyncio.to_thread(search_page, config.solr, req.q, params, config.query)
     except SolrError as exc:
         log.warning("search failed: %s", exc)
         raise

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from indexer.errors import QueryError
-from indexer.solr.search import MAX_QUERY_CHARS, term_query
+from indexer.solr.query import MAX_QUERY_CHARS
+from indexer.solr.search import term_query
 from indexer.web.formats import media_types
 
 PAGE_SIZE = 10
@@ -57,16 +58,18 @@ class SearchRequest:
         return replace(self, filters=filters, start=0)
 
 
-def parse_request(params: Mapping[str, str], *, api: bool = False) -> SearchRequest:
+def parse_request(
+    params: Mapping[str, str], *, api: bool = False, max_chars: int = MAX_QUERY_CHARS
+) -> SearchRequest:
     """Read ``q``, ``page`` (web) or ``start``/``rows`` (API), the filters and ``sort``.
 
     Raises:
         QueryError: a parameter out of its bounds (``param`` names it; ``q`` when the query
-            is longer than ``MAX_QUERY_CHARS``).
+            is longer than ``max_chars``, ``search.max_query_chars``).
     """
     q = params.get("q", "").strip()
-    if len(q) > MAX_QUERY_CHARS:
-        raise QueryError(f"the query is longer than {MAX_QUERY_CHARS} characters", "q")
+    if len(q) > max_chars:
+        raise QueryError(f"the query is longer than {max_chars} characters", "q")
     if api:
         rows = _int(params, "rows", PAGE_SIZE, 1, MAX_ROWS)
         start = _int(params, "start", 0, 0, MAX_START)
