@@ -253,7 +253,7 @@ def test_never_raises_on_arbitrary_bytes() -> None:
         if i % 3 == 0:
             body = b"\x1b$B" + body
         result = decode_body(body, headers[i % len(headers)])
-        assert result.encoding == "binary" or result.text or not body
+        assert result.encoding == "binary" or result.text  # bodies are 1..299 bytes
 
 
 LATIN1_HEADER = "text/html; charset=ISO-8859-1"

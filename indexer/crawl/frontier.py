@@ -118,10 +118,7 @@ class Frontier(RecrawlRecords):
 
     def save_seeds(self, seeds: Iterable[str]) -> None:
         """Remember the crawl's seeds, so that ``--resume`` needs none (they define scope)."""
-        self._db.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES ('seeds', ?)",
-            (json.dumps(list(seeds)),),
-        )
+        self.set_meta("seeds", json.dumps(list(seeds)))
 
     def meta(self, key: str) -> str | None:
         """The value stored under ``key`` in the frontier's ``meta`` table, or None."""
@@ -134,8 +131,8 @@ class Frontier(RecrawlRecords):
 
     def stored_seeds(self) -> tuple[str, ...]:
         """The seeds saved by the last crawl that had any, or ``()``."""
-        row = self._db.execute("SELECT value FROM meta WHERE key='seeds'").fetchone()
-        return tuple(json.loads(row[0])) if row else ()
+        raw = self.meta("seeds")
+        return tuple(json.loads(raw)) if raw else ()
 
     def finish_run(self) -> None:
         """Mark the current run finished (a later ``--resume`` then starts anew)."""

@@ -36,12 +36,6 @@ def stale_ids(cfg: SolrSettings, hosts: list[str]) -> frozenset[str]:
     return frozenset(stale)
 
 
-def without_stale(present: frozenset[str], stale: frozenset[str]) -> frozenset[str]:
-    """The reindex's "present in the index" set with the stale ids taken out, so that the
-    crawler refetches them in full and sends them again."""
-    return present - stale
-
-
 @dataclass(frozen=True)
 class RefreshNeed:
     """How many documents of a core or collection are stamped older than the code."""

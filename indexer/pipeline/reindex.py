@@ -41,7 +41,7 @@ from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.phases import Phase, RunEnd, StopEvent
 from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
-from indexer.pipeline.refresh import stale_ids, without_stale
+from indexer.pipeline.refresh import stale_ids
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
 from indexer.settings import Settings, Source
@@ -203,7 +203,8 @@ async def _recrawl(
     hosts = [h for h in frontier.known_hosts() if site_of(h) in scope.sites]
     before = await in_thread(_ids_by_host, client, hosts)
     stale = await in_thread(stale_ids, settings.solr, hosts) if job.refresh else frozenset()
-    present = without_stale(frozenset(i for ids in before.values() for i in ids), stale)
+    # old-stamped ids count as absent: fetched in full and sent even when unchanged
+    present = frozenset(i for ids in before.values() for i in ids) - stale
     options = CrawlOptions(
         use_solr=not job.dry_run,
         reindex=ReindexPolicy(present=present),

@@ -41,6 +41,8 @@ class ResendResult:
         stale: their ids that Solr lacked or held at another hash, sorted.
         resent: documents sent again (added or updated) by the re-send crawl.
         stats: the re-send crawl's counters (None when nothing was stale).
+        broken_outbox: where a broken outbox was set aside by ``--repair`` (None if none).
+        broken_reason: what was wrong with it ('' if none).
     """
 
     indexed: int = 0

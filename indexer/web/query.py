@@ -1,7 +1,8 @@
 """A search request of the web interface: parsed from the URL's parameters, turned into the
 parameters of the ``/search`` handler.
 
-The query goes to Solr as the user typed it (the handler's edismax decides what it means);
+The query goes through :func:`indexer.solr.query.prepare` as the CLI's does (length bound,
+operators, fuzzy and wildcard syntax, ``search.*`` settings);
 the facet filters (``host``, ``type``, ``lang``, ``year``) never do: each value becomes an
 escaped phrase (:func:`indexer.solr.search.term_query`) in one filter query, so no Solr syntax
 passes through them.
