@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from indexer.crawl.runs import RunRecord
+from indexer.crawl.frontier.runs import RunRecord
 from indexer.index.xmlchars import clean_text
 from indexer.outcomes import (
     HTTP_DESCRIPTION,

@@ -17,8 +17,8 @@ from typing import Any
 
 import requests
 
-from indexer.crawl.frontier_view import FrontierView
-from indexer.crawl.runs import RunRecord
+from indexer.crawl.frontier.runs import RunRecord
+from indexer.crawl.frontier.view import FrontierView
 from indexer.errors import StateError
 
 

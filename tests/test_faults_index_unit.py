@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from indexer.crawl.frontier import Frontier
-from indexer.crawl.frontier_schema import FRONTIER
-from indexer.crawl.frontier_view import FrontierView
-from indexer.crawl.runs import RunRecord
+from indexer.crawl.frontier.runs import RunRecord
+from indexer.crawl.frontier.schema import FRONTIER
+from indexer.crawl.frontier.view import FrontierView
 from indexer.errors import (
     SolrAuthError,
     SolrDocumentError,

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from indexer.crawl.frontier_view import FrontierView
+from indexer.crawl.frontier.view import FrontierView
 from tests.faultserver import FaultServer, Reply, html
 
 PAGES = 30

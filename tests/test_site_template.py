@@ -173,7 +173,7 @@ def test_the_raw_page_store_is_bounded_in_bytes() -> None:
 def test_state_without_the_extraction_tables_reads_as_empty(tmp_path: Path) -> None:
     import sqlite3
 
-    from indexer.crawl.extract_state import ExtractState
+    from indexer.crawl.frontier.extract_state import ExtractState
 
     db = sqlite3.connect(tmp_path / "old.sqlite3", isolation_level=None)
     view = ExtractState(db, read_only=True)  # an older frontier: no tables, nothing created

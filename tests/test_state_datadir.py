@@ -15,8 +15,8 @@ import pytest
 from indexer import run_crawl
 from indexer.crawl.datadir import APPLICATION_ID, DataDir, backup, open_state
 from indexer.crawl.frontier import Frontier
-from indexer.crawl.frontier_schema import _SCHEMA, FRONTIER
-from indexer.crawl.frontier_view import FrontierView
+from indexer.crawl.frontier.schema import _SCHEMA, FRONTIER
+from indexer.crawl.frontier.view import FrontierView
 from indexer.crawl.sqlite_errors import translate
 from indexer.errors import CrawlLockedError, StateError, StorageError
 from indexer.index.outbox import OUTBOX, Outbox

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
-from indexer.crawl.frontier_view import FrontierView
+from indexer.crawl.frontier.view import FrontierView
 from indexer.crawl.urls import normalize_url
 from indexer.errors import ConfigError, InvalidURLError
 from indexer.report import (

@@ -12,9 +12,9 @@ from pathlib import Path
 from types import TracebackType
 
 from indexer.crawl.datadir import DataDir
-from indexer.crawl.extract_state import ExtractState
-from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
-from indexer.crawl.runs import RunRecord, read_runs
+from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.runs import RunRecord, read_runs
+from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
 
 
 class FrontierView:

@@ -20,10 +20,10 @@ from pathlib import Path
 from types import TracebackType
 
 from indexer.crawl.datadir import DataDir, backup
-from indexer.crawl.extract_state import ExtractState
-from indexer.crawl.frontier_schema import FRONTIER, NO_CRAWL
-from indexer.crawl.recrawl_records import RecrawlRecords
-from indexer.crawl.runs import CLOSING_PHASES, add_run_columns
+from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.recrawl import RecrawlRecords
+from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
+from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
 from indexer.errors import StateError
 
 
