@@ -125,7 +125,9 @@ def run(args: argparse.Namespace) -> int:
         if settings.crawl.seeds and not (settings.crawl.resume and load_scope(frontier)):
             save_scope(frontier, scope_of(settings.crawl))  # reindex jobs keep to it
         display = ProgressDisplay(enabled=not args.quiet)
-        options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
+        options = CrawlOptions(
+            out=args.out, use_solr=use_solr, on_progress=display.update, lift=tuple(args.seeds)
+        )
         crawler = Crawler(settings, frontier, options)
         with display:
             stats = asyncio.run(_run_with_signals(crawler, options))

@@ -36,7 +36,10 @@ def run(args: argparse.Namespace) -> int:
     read.
 
     Adds of the URL or host still waiting in the outbox (a crawl killed before its drain)
-    become deletes in one transaction first, so the next crawl cannot bring them back.
+    become deletes in one transaction first, so the next crawl cannot bring them back. The
+    URL or host is buried in the frontier first (:mod:`indexer.crawl.frontier.tombstones`):
+    no ``crawl --resume`` or ``reindex`` brings it back through the stored seeds, scope or
+    outlinks; ``indexer crawl`` naming it as a seed lifts the tombstone.
     """
     settings = load_from_args(args, solr_flags(args)).settings
     writer = SolrWriter(settings.solr)
@@ -45,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             if args.url:
                 doc_id = _url_argument(args.url, settings.crawl.strip_params)
+                frontier.tombstones.bury_url(doc_id)
                 found = count(settings.solr, term_query("id", doc_id))
                 queued = outbox.retract(lambda i: i == doc_id, also=[doc_id])
                 writer.update([], queued)
@@ -52,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
                 forgotten = frontier.forget([doc_id])
             else:
                 host = _host_argument(args.host)
+                frontier.tombstones.bury_host(host)
                 found = count(settings.solr, term_query("host", host))
                 queued = outbox.retract(lambda i: host_of(i) == host)
                 writer.update([], queued)
@@ -67,6 +72,12 @@ def run(args: argparse.Namespace) -> int:
     if not found and not forgotten:
         hint = "" if args.url else " (hosts are written host[:port])"
         print(f"indexer: nothing matched{hint}", file=sys.stderr)
+    target = args.url or f"URL (any URL of {args.host})"
+    print(
+        "it stays deleted: no `crawl --resume` or `reindex` brings it back; "
+        f"to index it again, give it as a seed: indexer crawl {target}",
+        file=sys.stderr,
+    )
     return 0
 
 

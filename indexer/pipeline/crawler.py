@@ -72,6 +72,9 @@ class CrawlOptions:
             decides whether their documents stay (reindex reconciliation).
         narrow_include, narrow_exclude: regexes added to the scope as conditions that must
             hold too (a reindex job's ``--include`` / ``--exclude``).
+        lift: seeds a user named on the command line: their tombstones (and their
+            hosts') left by ``indexer delete`` are lifted (:mod:`indexer.crawl.frontier.
+            tombstones`); stored seeds never lift one.
     """
 
     out: Path | None = None
@@ -86,6 +89,7 @@ class CrawlOptions:
     recheck: tuple[str, ...] = ()
     narrow_include: tuple[str, ...] = ()
     narrow_exclude: tuple[str, ...] = ()
+    lift: tuple[str, ...] = ()
 
 
 class Crawler:
@@ -131,6 +135,7 @@ class Crawler:
             defer_deletes=options.reindex is not None and options.reindex.defer_deletes,
             client=options.client,
             on_commit=lambda: self.phases.enter(Phase.COMMITTING),
+            buried=frontier.tombstones.buries,
         )
         self.aliases = SiteAliases()
         self.login = LoginRules(settings.crawl)
@@ -152,6 +157,7 @@ class Crawler:
         if crawl.seeds:  # normalized: no user:password@ from a seed reaches the disk
             self.frontier.save_seeds(self._normalized(crawl.seeds))
         self.dispatcher.resume_counts()
+        self.frontier.tombstones.lift(self._normalized(self.options.lift))
         for seed in self._normalized(crawl.seeds):
             self.aliases.prefer(seed)
         self.dispatcher.seed_urls = set(self._normalized(crawl.seeds))

@@ -23,7 +23,8 @@ from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
-from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
+from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL, upgrade
+from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.errors import StateError
 
 
@@ -74,6 +75,8 @@ class Frontier(RecrawlRecords):
             self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
             add_run_columns(self._db)
             self.add_recrawl_schema()
+            upgrade(self._db)
+            self.tombstones = Tombstones(self._db)
             self.extract_state = ExtractState(self._db)
         except BaseException:
             self.data_dir.unlock()
@@ -153,11 +156,14 @@ class Frontier(RecrawlRecords):
     def add(self, entries: Iterable[tuple[str, str, int]]) -> int:
         """Queue ``(url, host, depth)`` entries not yet seen in this run; returns how many.
 
-        A URL known from an earlier run is queued again, keeping its validators.
+        A URL known from an earlier run is queued again, keeping its validators. A URL that
+        ``indexer delete`` buried (:attr:`tombstones`) is not admitted.
         """
         added = 0
         with self._tx():
             for url, host, depth in entries:
+                if self.tombstones.buries(url):
+                    continue
                 cur = self._db.execute(
                     "INSERT INTO urls (url, host, depth, run) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT(url) DO UPDATE SET state='queued', attempts=0, next_fetch=0, "
@@ -255,8 +261,11 @@ class Frontier(RecrawlRecords):
         A copy of it still queued in this run is settled too, so it is not fetched again; a
         copy in flight (fetched, its document held for the site-wide verdict) finds itself
         reached and sends nothing.
-        Returns False when the URL had already ended in this run (nothing changed).
+        Returns False when the URL had already ended in this run, or was buried by ``indexer
+        delete`` (nothing changed).
         """
+        if self.tombstones.buries(url):
+            return False
         cur = self._db.execute(
             "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
