@@ -25,6 +25,7 @@ from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.phases import abort
 from indexer.report import RunStats, format_summary
 
 log = logging.getLogger("indexer")
@@ -142,7 +143,7 @@ async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats
 
     def stop() -> None:
         if options.stop.is_set():
-            raise KeyboardInterrupt
+            abort(options.stop)  # the run record gets its end first
         log.warning(
             "stopping: within 5 s; pages in flight and unsent changes wait for --resume "
             "(again to abort)"

@@ -123,7 +123,7 @@ class Crawler:
         self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap)
         self.retry = RetryPolicy.from_settings(fetch)
         self.ledger = Ledger(frontier, self.stats)
-        self.phases = RunPhases(frontier)
+        self.phases = RunPhases(frontier, options.stop)
         self.sink = DocumentSink(
             settings,
             out=options.out,
