@@ -6,8 +6,6 @@ to a crawl still writes the run's end."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import signal
 import subprocess
 import sys
@@ -17,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from indexer.cli import main
 from tests.faults_helpers import (
+    cli,
     crawl_args,
     last_run,
     outbox_count,
@@ -46,11 +44,9 @@ def crawled(solr_core: tuple[str, str], tmp_path: Path) -> Iterator[tuple[str, P
     root = write_site(tmp_path / "site", PAGES)
     data = tmp_path / "d"
     with serve_folder(root) as site:
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err):
-            code = main(["crawl", f"{site}/", "--solr", base, "--data-dir", str(data), "-q",
-                         "--delay", "0"])  # fmt: skip
-        assert code == 0, err.getvalue()
+        code, err = cli("crawl", f"{site}/", "--solr", base, "--data-dir", str(data), "-q",
+                        "--delay", "0")  # fmt: skip
+        assert code == 0, err
         assert len(solr_ids(base, core)) == PAGES + 1
         yield site, root, data
 

@@ -5,27 +5,17 @@ tombstone. Against the real Solr and a loopback site that still serves every pag
 
 from __future__ import annotations
 
-import contextlib
-import io
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from indexer.cli import main
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.schema import _SCHEMA, FRONTIER
-from tests.faults_helpers import outbox_count, solr_ids, write_site
+from tests.faults_helpers import cli, outbox_count, solr_ids, write_site
 from tests.webhost import serve_folder
 
 PAGES = 12
-
-
-def _indexer(*args: str) -> tuple[int, str]:
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return code, err.getvalue()
 
 
 @pytest.mark.solr
@@ -36,26 +26,26 @@ def test_deleted_url_and_host_stay_deleted_until_crawled_as_a_seed(
     d = ["--solr", base, "--data-dir", str(tmp_path / "d"), "-q"]
     with serve_folder(write_site(tmp_path / "site", PAGES)) as site:
         host = site.split("://", 1)[1].rstrip("/")
-        assert _indexer("crawl", f"{site}/", "--delay", "0", *d)[0] == 0
+        assert cli("crawl", f"{site}/", "--delay", "0", *d)[0] == 0
         assert len(solr_ids(base, core)) == PAGES + 1
         gone = f"{site}/p3.html"
-        code, err = _indexer("delete", "--url", gone, *d)
+        code, err = cli("delete", "--url", gone, *d)
         assert code == 0 and f"indexer crawl {gone}" in err, err
         for again in (["crawl", "--resume", "--delay", "0"], ["reindex", "--delay", "0"]):
-            code, err = _indexer(*again, *d)
+            code, err = cli(*again, *d)
             assert code == 0, err
             ids = solr_ids(base, core)
             assert gone not in ids and len(ids) == PAGES, (again, len(ids))
-        code, err = _indexer("delete", "--host", host, *d)
+        code, err = cli("delete", "--host", host, *d)
         assert code == 0 and "stays deleted" in err, err
         for again in (["crawl", "--resume", "--delay", "0"], ["reindex", "--delay", "0"]):
-            code, err = _indexer(*again, *d)
+            code, err = cli(*again, *d)
             assert code == 0, err
             assert solr_ids(base, core) == [] and outbox_count(tmp_path / "d") == 0, again
         # a seed on the command line lifts its own URL's tombstone and its host's
-        assert _indexer("crawl", gone, "--delay", "0", *d)[0] == 0
+        assert cli("crawl", gone, "--delay", "0", *d)[0] == 0
         assert solr_ids(base, core) == [gone]
-        assert _indexer("crawl", f"{site}/", "--delay", "0", *d)[0] == 0
+        assert cli("crawl", f"{site}/", "--delay", "0", *d)[0] == 0
         assert len(solr_ids(base, core)) == PAGES + 1
 
 

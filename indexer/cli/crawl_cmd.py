@@ -26,6 +26,7 @@ from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.phases import abort
+from indexer.pipeline.reconcile import MISSED
 from indexer.report import RunStats, format_summary
 
 log = logging.getLogger("indexer")
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         )
     use_solr = args.out is None or args.solr is not None
     with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
-        frontier.data_dir.verify((OUTBOX,))
+        frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
         if settings.crawl.seeds and not (settings.crawl.resume and load_scope(frontier)):

@@ -12,8 +12,9 @@ from indexer.cli.options import add_common, add_solr_target, load_from_args, sol
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import ConfigError, InvalidURLError
-from indexer.index.outbox import Outbox
+from indexer.index.outbox import OUTBOX, Outbox
 from indexer.index.writer import SolrWriter
+from indexer.pipeline.reconcile import MISSED
 from indexer.solr.search import count, term_query
 
 
@@ -44,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_from_args(args, solr_flags(args)).settings
     writer = SolrWriter(settings.solr)
     with Frontier(settings.crawl.data_dir, create=False) as frontier:
+        frontier.data_dir.verify((OUTBOX, MISSED))
         outbox = Outbox(frontier.data_dir.outbox)
         try:
             if args.url:

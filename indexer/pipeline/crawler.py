@@ -41,6 +41,7 @@ from indexer.pipeline.documents import document_workers
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.phases import DRAIN_SHARE, Phase, RunEnd, RunPhases, StopEvent, stop_remaining
+from indexer.pipeline.reconcile import MISSED
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.pipeline.visit import Clients, Visitor
@@ -315,7 +316,7 @@ async def run_crawl(
     if stop is not None:
         options.stop = stop
     with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
-        frontier.data_dir.verify((OUTBOX,))
+        frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
         return await Crawler(settings, frontier, options).run()

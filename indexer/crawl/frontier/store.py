@@ -174,16 +174,20 @@ class Frontier(RecrawlRecords):
         return added
 
     def hosts_with_queued(self) -> list[str]:
-        """Hosts that have at least one queued URL."""
-        rows = self._db.execute("SELECT DISTINCT host FROM urls WHERE state='queued'")
+        """Hosts that have at least one URL queued in this run."""
+        rows = self._db.execute(
+            "SELECT DISTINCT host FROM urls WHERE state='queued' AND run=?", (self.run,)
+        )
         return [r[0] for r in rows]
 
     def claim(self, host: str, now: float) -> Claimed | None:
-        """Take the shallowest due URL of ``host`` and mark it ``fetching``; None if none due."""
+        """Take the shallowest due URL of ``host`` queued in this run and mark it
+        ``fetching``; None if none due. (URLs a killed run left queued wait for the next run
+        that queues them: the re-send run of ``reindex --repair`` fetches only its own.)"""
         row = self._db.execute(
             "SELECT url, depth, attempts, etag, last_modified, content_hash, resend FROM urls "
-            "WHERE host=? AND state='queued' AND next_fetch<=? ORDER BY depth LIMIT 1",
-            (host, now),
+            "WHERE host=? AND state='queued' AND run=? AND next_fetch<=? ORDER BY depth LIMIT 1",
+            (host, self.run, now),
         ).fetchone()
         if row is None:
             return None
@@ -194,9 +198,11 @@ class Frontier(RecrawlRecords):
         return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
-        """Earliest ``next_fetch`` (epoch seconds) among the host's queued URLs, or None."""
+        """Earliest ``next_fetch`` (epoch seconds) among the host's URLs queued in this run,
+        or None."""
         row = self._db.execute(
-            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued'", (host,)
+            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued' AND run=?",
+            (host, self.run),
         ).fetchone()
         return None if row[0] is None else float(row[0])
 
@@ -277,9 +283,13 @@ class Frontier(RecrawlRecords):
         return cur.rowcount > 0
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
-        """Give every URL still queued (of ``host``, or all) a final outcome; returns how many."""
-        sql = "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE state='queued'"
-        params: tuple[object, ...] = (outcome, reason, time.time())
+        """Give every URL still queued in this run (of ``host``, or all) a final outcome;
+        returns how many."""
+        sql = (
+            "UPDATE urls SET state='done', outcome=?, reason=?, updated=? "
+            "WHERE state='queued' AND run=?"
+        )
+        params: tuple[object, ...] = (outcome, reason, time.time(), self.run)
         if host is not None:
             sql += " AND host=?"
             params += (host,)
