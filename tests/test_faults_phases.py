@@ -33,6 +33,13 @@ async def test_stopped_in_is_the_phase_the_stop_came_in() -> None:
     assert store.rows[-1] == ("interrupted", 130, "stopped by a signal while crawling")
 
 
+async def test_a_stop_before_the_run_began_names_its_first_phase() -> None:
+    stop = StopEvent()
+    stop.set()
+    phases = RunPhases(_Store(), stop)
+    assert phases.conclude(stopped=True, failure="", pending=0).stopped_in == Phase.CRAWLING
+
+
 async def test_an_abort_writes_the_end_and_nothing_overwrites_it() -> None:
     store, stop = _Store(), StopEvent()
     phases = RunPhases(store, stop)

@@ -167,7 +167,8 @@ class RunPhases:
         at: float | None = getattr(self._stop, "at", None)
         if at is None or self._stop is None or not self._stop.is_set():
             return self.current
-        return [phase for since, phase in self._entered if since <= at][-1]
+        before = [phase for since, phase in self._entered if since <= at]
+        return before[-1] if before else self._entered[0][1]  # a stop before the run began
 
     def end(self, phase: Phase, reason: str = "") -> RunEnd:
         """End the run as ``phase`` (one of the last four) and store it with its exit code;
