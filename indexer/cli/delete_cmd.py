@@ -67,6 +67,12 @@ def run(args: argparse.Namespace) -> int:
             outbox.settle_deletes(queued)
         finally:
             outbox.close()
+    _say(args, found, forgotten)
+    return 0
+
+
+def _say(args: argparse.Namespace, found: int, forgotten: int) -> None:
+    """What was deleted, and how a user brings it back (a seed lifts the tombstone)."""
     print(
         f"deleted {found} document(s) from the index; {forgotten} URL(s) forgotten in the frontier",
         file=sys.stderr,
@@ -80,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
         f"to index it again, give it as a seed: indexer crawl {target}",
         file=sys.stderr,
     )
-    return 0
 
 
 def _url_argument(value: str, strip_params: tuple[str, ...]) -> str:
