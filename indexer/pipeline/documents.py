@@ -50,12 +50,10 @@ async def process_response(
 
     Returns:
         The processed page; when ``extracted`` is None, ``outcome`` (if set) and
-        ``error`` say how the URL ends; ``outcome`` ``links-only`` beside ``extracted``
-        is an HTML page parsed for its links only (``html`` not in ``crawl.formats``);
-        other outcomes: ``wrong-type``, ``unsupported-format``,
+        ``error`` say how the URL ends (``wrong-type``, ``unsupported-format``,
         ``too-large`` for HTML over ``fetch.max_body_bytes`` or a document over
-        ``fetch.max_document_bytes``: the fetch cap followed the declared type, the
-        bytes may be another), or a document's outcome.
+        ``fetch.max_document_bytes``, or a document's outcome); ``links-only`` beside
+        ``extracted`` is HTML read for its links only (``html`` not in ``crawl.formats``).
     """
     body = fetched.body
     verdict = decide(body, fetched.content_type, fetched.final_url, settings.crawl.formats)
