@@ -76,12 +76,13 @@ def _start(text: str, anchor: int, limit: int) -> int:
 
 def _end(text: str, start: int, must_reach: int, limit: int) -> int:
     """After the last clause end within ``limit`` of ``start`` that keeps the first mark;
-    else a hard cut at ``start + limit``."""
+    else a hard cut at ``start + limit``, also inside a mark longer than the bound (a pasted
+    passage is marked whole: it is shown cut, its mark closed)."""
     high = min(len(text), start + limit)
     for i in range(high - 1, must_reach - 1, -1):
         if text[i] in _BOUNDARY:
             return i + 1
-    return max(high, must_reach)
+    return high
 
 
 def _marked(text: str, spans: list[tuple[int, int]], start: int, end: int) -> str:
