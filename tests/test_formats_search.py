@@ -76,3 +76,9 @@ def test_a_mark_longer_than_the_bound_is_cut_and_closed(before: str, length: int
     snippet = pick({"content": [before + "<em>" + "語" * length + "</em>" + "後" * 300]})[0]
     assert snippet.count("<em>") == snippet.count("</em>") == 1
     assert len(snippet.replace("<em>", "").replace("</em>", "")) <= ROOM
+
+
+def test_cells_and_lines_of_documents_show_as_single_spaces() -> None:
+    rows = "日付\t担当\t備考\n4/1\t佐々木\t<em>朝礼</em>当番\r\n\t\n4/2\t渡辺\t来客対応"
+    shown = "日付 担当 備考 4/1 佐々木 <em>朝礼</em>当番 4/2 渡辺 来客対応"
+    assert pick({"content": [rows]}) == [shown]

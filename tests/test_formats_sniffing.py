@@ -56,13 +56,14 @@ def test_a_declared_type_breaks_ties_only() -> None:
     [
         (b"", "application/pdf", "0 bytes"),
         (b"", ids.MEDIA_TYPES["docx"], "0 bytes"),
+        (b"", "application/octet-stream", "0 bytes"),  # the URL's extension says .../a.pdf
         (_zip({"a.txt": b"x", "b.txt": b"y"}), "application/zip", "zip archive of 2 entries"),
         (_zip({"a.txt": b"x"}), ids.MEDIA_TYPES["docx"], "not an Office Open XML"),
         (b"PK\x03\x04" + bytes(40), "application/zip", "zip archive that cannot be read"),
     ],
 )
 def test_reasons_say_what_the_file_is(body: bytes, declared: str, said: str) -> None:
-    verdict = decide(body, declared, URL, ids.ALL)
+    verdict = decide(body, declared, URL + ".pdf", ids.ALL)
     assert (verdict.format, verdict.outcome) == (None, "wrong-type")
     assert said in verdict.reason and "text" not in verdict.reason.split("bytes are ")[1]
 

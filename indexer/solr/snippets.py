@@ -14,6 +14,7 @@ import re
 SNIPPET_CHARS = 160
 PRE, POST = "<em>", "</em>"
 _BOUNDARY = frozenset("。、．，！？!?\n")
+_LINE_BREAKS = re.compile(r"[\t\n\r]+")  # table cells and lines of documents: one space
 _MARK = re.compile(re.escape(PRE) + "(.*?)" + re.escape(POST), re.S)
 
 
@@ -22,7 +23,8 @@ def pick(fields: dict[str, list[str]], limit: int = SNIPPET_CHARS) -> list[str]:
 
     Marked ``content`` snippets come first, then marked ``content_bigram`` ones with other
     text; a hit with no mark anywhere gets its default summary (leading text). Returns at
-    most three snippets, each bounded by :func:`bound`, line breaks turned into spaces.
+    most three snippets, each bounded by :func:`bound`, line breaks and tabs (the cells
+    of a sheet or a CSV) turned into one space.
     """
     content = fields.get("content", [])
     bigram = fields.get("content_bigram", [])
@@ -33,7 +35,7 @@ def pick(fields: dict[str, list[str]], limit: int = SNIPPET_CHARS) -> list[str]:
             marked.append(snippet)
             seen.add(_plain(snippet)[0])
     chosen = marked or content[:1] or bigram[:1]
-    return [bound(s, limit).replace("\n", " ").strip() for s in chosen[:3]]
+    return [_LINE_BREAKS.sub(" ", bound(s, limit)).strip() for s in chosen[:3]]
 
 
 def bound(snippet: str, limit: int = SNIPPET_CHARS) -> str:

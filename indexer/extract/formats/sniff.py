@@ -211,6 +211,8 @@ def decide(body: bytes, content_type: str | None, url: str, formats: Collection[
     hint = ids.BY_MEDIA_TYPE.get(declared) or extension_format(url)
     found = signature_format(body, hint)
     shown = declared or "no Content-Type"
+    if not body and hint not in (None, "html", "text", "csv"):  # an empty "report.pdf"
+        return Verdict(None, "wrong-type", f"{shown}; bytes are {describe(body)}")
     if found is None:
         found = _text_format(body, declared, url, formats)
         if found is None:
