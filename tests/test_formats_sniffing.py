@@ -5,12 +5,14 @@ HTML of a ``crawl.formats`` without ``html`` is read for its links (``links-only
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from indexer import formats as ids
+from indexer.cli import main
 from indexer.extract.formats import Limits, parse_document
 from indexer.extract.formats.sniff import decide
 from indexer.outcomes import TABLE, Effect, Outcome, OutcomeClass
@@ -113,3 +115,14 @@ async def test_html_without_html_in_formats_is_read_for_its_links(tmp_path: Path
         "/deep/report.pdf",
         "/top.pdf",
     ]
+
+
+def test_indexer_extract_says_links_only_as_a_crawl_would(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "list.html"
+    page.write_text("<html><title>一覧</title><p>資料の一覧。<a href=a.pdf>a</a></p></html>")
+    monkeypatch.setenv("INDEXER_CRAWL_FORMATS", "pdf,docx")
+    assert main(["extract", str(page)]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["outcome"] == "links-only" and "crawl.formats" in record["error"]
