@@ -102,9 +102,7 @@ def _update_config(base: str, core: str, configset: Path) -> str:
     return proc.stdout
 
 
-def test_update_config_brings_the_fold_to_an_existing_core(
-    solr_core: Core, tmp_path: Path
-) -> None:
+def test_update_config_brings_the_fold_to_an_existing_core(solr_core: Core, tmp_path: Path) -> None:
     base, core = solr_core
     cfg = SolrSettings(url=base, core=core)
     doc = {"id": "uniform", "content": PAGES["uniform"], "schema_version": 2}

@@ -38,7 +38,8 @@ def page(server: Server, path: str = "search", **params: Any) -> requests.Respon
 
 def test_api_shape(server: Server) -> None:
     body = api(server, q=QUERY).json()
-    assert set(body) == {"numFound", "start", "hits", "facets"}
+    assert set(body) == {"numFound", "start", "hits", "facets", "notes"}
+    assert body["notes"] == []
     assert body["numFound"] > 10 and body["start"] == 0 and len(body["hits"]) == 10
     keys = {"id", "url", "title", "snippet", "host", "format", "content_type", "modified"}
     for hit in body["hits"]:

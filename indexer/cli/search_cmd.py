@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
+    for note in result["notes"]:
+        print(f"note: {note}", file=sys.stderr)
     print(f"{result['numFound']} hits for {args.query!r}", file=sys.stderr)
     for i, hit in enumerate(result["hits"], 1):
         print(f"{i:>2}. {hit['title'] or '(no title)'}\n    {hit['url']}")

@@ -36,6 +36,10 @@ LABELS: dict[str, dict[str, str]] = {
         "unavailable": "検索サーバーが応答しません。しばらくしてからもう一度お試しください。",
         "not_found": "ページが見つかりません。",
         "error": "問題が発生しました。しばらくしてからもう一度お試しください。",
+        "note_all": "「{v}」だけの検索は、すべてのページを表示します。",
+        "note_field": "「{v}:」は検索できる項目ではないため、文字として検索しました。",
+        "note_wildcard": "「{v}」の先頭の * や ?（または /…/）は、文字として検索しました。",
+        "note_fuzzy": "「{v}」の ~（あいまい検索）は、文字として検索しました。",
     },
     "en": {
         "site": "Intranet search",
@@ -67,6 +71,10 @@ LABELS: dict[str, dict[str, str]] = {
         "unavailable": "The search server does not answer. Please try again later.",
         "not_found": "Page not found.",
         "error": "Something went wrong. Please try again later.",
+        "note_all": "“{v}” alone lists every page.",
+        "note_field": "“{v}:” is not a searchable field; it was searched as text.",
+        "note_wildcard": "In “{v}”, a leading * or ? (or /…/) was searched as text.",
+        "note_fuzzy": "In “{v}”, ~ (fuzzy search) was searched as text.",
     },
 }
 
