@@ -4,6 +4,8 @@ otherwise than typed, repeated filters, and the page's handling of odd crawled t
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -112,3 +114,15 @@ def test_static_directory_and_hints(server: Server) -> None:
     assert not doc.cssselect(".no-results a")  # no full-width form of an ASCII query
     _, doc = page(server, {"q": "ｚｚｑｘ"})
     assert [a.text_content() for a in doc.cssselect(".no-results a")] == ["zzqx"]
+
+
+def test_cli_leaves_bidi_controls_out_and_prints_notes(server: Server, solr_base_url: str) -> None:
+    def cli(q: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "indexer", "search", "--solr", solr_base_url, q]
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+    hits = cli("paid")
+    assert hits.returncode == 0 and "txt.exe" in hits.stdout and BIDI not in hits.stdout
+    odd = cli("url:*x*")
+    assert odd.returncode == 0
+    assert "note: url: is not a searchable field; searched as text" in odd.stderr

@@ -22,18 +22,13 @@ from markupsafe import Markup, escape
 
 from indexer.solr import snippets
 from indexer.solr.query import Note
+from indexer.solr.snippets import without_bidi
 from indexer.web.formats import format_of
 
 _EM = re.compile(r"(</?em>)")
 _SPACE = re.compile(r"\s+")
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 SNIPPET_JOIN = " … "
 TITLE_CHARS = 120
-
-
-def without_bidi(text: str) -> str:
-    """``text`` without bidirectional embedding, override and isolate controls."""
-    return _BIDI.sub("", text)
 
 
 @dataclass(frozen=True)
