@@ -107,6 +107,13 @@ def test_long_titles_bidi_controls_and_nul_are_neutralised(server: Server) -> No
     )
 
 
+def test_english_summary_says_results_once(server: Server) -> None:
+    resp = requests.get(f"{server.url}search", params={"q": "有給休暇"},
+                        headers={"Accept-Language": "en"}, timeout=30)  # fmt: skip
+    summary = lxml.html.fromstring(resp.text).cssselect(".summary p")[0].text_content()
+    assert " ".join(summary.split()) == "3 results (showing 1–3)"
+
+
 def test_static_directory_and_hints(server: Server) -> None:
     status, doc = page(server, {}, "static/")
     assert status == 403 and doc.cssselect("form[role=search]")  # our page, not aiohttp's

@@ -46,7 +46,7 @@ LABELS: dict[str, dict[str, str]] = {
         "search": "Search",
         "placeholder": "Enter keywords",
         "hits": "results",
-        "range": "results {first}–{last}",
+        "range": "(showing {first}–{last})",
         "facets": "Refine",
         "host": "Site",
         "type": "Format",
