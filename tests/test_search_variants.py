@@ -9,16 +9,16 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-import requests
 
 from indexer.index.versions import stamps
 from indexer.settings import SolrSettings
 from indexer.solr.search import search
 from tests.conftest import CONFIGSET_DIR
 from tests.test_schema_analysis import analyze
+from tests.test_search_handler import _index
+from tests.test_search_handler import ids as _ids
 
 pytestmark = pytest.mark.solr
 
@@ -33,16 +33,6 @@ PAGES = {
     "form": "入力フォームに名前を書きます。",
     "home": "駅のホームで待ち合わせます。",
 }
-
-
-def _index(core: Core, docs: list[dict[str, Any]]) -> None:
-    base, name = core
-    resp = requests.post(f"{base}/{name}/update", params={"commit": "true"}, json=docs, timeout=30)
-    resp.raise_for_status()
-
-
-def _ids(cfg: SolrSettings, query: str) -> list[str]:
-    return [hit["id"] for hit in search(cfg, query, rows=20)["hits"]]
 
 
 @pytest.mark.parametrize(
