@@ -5,6 +5,9 @@ The handler highlights ``content`` (Kuromoji words) and ``content_bigram`` (frag
 hundreds of characters, so each snippet is cut to about ``limit`` visible characters at
 sentence or clause ends (。、！？, full-width and ASCII stops, line breaks) around its first
 mark, never inside a word when such an end is near; ``…`` shows where text was left out.
+What a hit shows (title, snippets) leaves out bidirectional embedding, override and isolate
+controls (U+202A–U+202E, U+2066–U+2069; Unicode UAX #9): crawled text holding U+202E would
+otherwise turn the rest of a line around ("Trojan Source"), on a web page as in a terminal.
 """
 
 from __future__ import annotations
@@ -16,6 +19,12 @@ PRE, POST = "<em>", "</em>"
 _BOUNDARY = frozenset("。、．，！？!?\n")
 _LINE_BREAKS = re.compile(r"[\t\n\r]+")  # table cells and lines of documents: one space
 _MARK = re.compile(re.escape(PRE) + "(.*?)" + re.escape(POST), re.S)
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def without_bidi(text: str) -> str:
+    """``text`` without bidirectional embedding, override and isolate controls."""
+    return _BIDI.sub("", text)
 
 
 def pick(fields: dict[str, list[str]], limit: int = SNIPPET_CHARS) -> list[str]:
