@@ -64,3 +64,32 @@ def test_a_version_1_frontier_gains_the_tombstones_step(tmp_path: Path) -> None:
     assert db.execute("PRAGMA user_version").fetchone()[0] == FRONTIER.version == 2
     assert db.execute("SELECT kind, key FROM tombstones").fetchall() == [("host", "127.0.0.1:8001")]
     db.close()
+
+
+@pytest.mark.solr
+def test_a_delete_solr_did_not_take_is_done_by_the_next_reindex(
+    solr_core: tuple[str, str], tmp_path: Path
+) -> None:
+    """Solr down during ``indexer delete``: exit 1 with a line that says the delete is
+    recorded and what sends it; the frontier forgets the URL or host at once (no run
+    fetches it again) and the next reindex deletes what Solr still holds of it."""
+    base, core = solr_core
+    data = ["--data-dir", str(tmp_path / "d"), "-q"]
+    down = ["--solr", "http://127.0.0.1:1/solr", *data]  # nothing listens on port 1
+    with serve_folder(write_site(tmp_path / "site", PAGES)) as site:
+        host = site.split("://", 1)[1].rstrip("/")
+        assert cli("crawl", f"{site}/", "--delay", "0", "--solr", base, *data)[0] == 0
+        gone = f"{site}/p3.html"
+        code, err = cli("delete", "--url", gone, *down)
+        assert code == 1 and "the delete is recorded" in err and "reindex" in err, err
+        (tmp_path / "d" / "outbox.sqlite3").unlink()  # even without its queued delete row
+        assert cli("reindex", "--repair", "--delay", "0", "--solr", base, *data)[0] == 0
+        assert cli("reindex", "--delay", "0", "--solr", base, *data)[0] == 0
+        ids = solr_ids(base, core)
+        assert gone not in ids and len(ids) == PAGES, len(ids)
+        code, err = cli("delete", "--host", host, *down)
+        assert code == 1 and "`indexer reindex` deletes it" in err, err
+        code, err = cli("reindex", "--delay", "0", "--solr", base, *data)
+        assert code == 0, err
+        assert solr_ids(base, core) == [], "the buried host's documents are deleted"
+        assert cli("report", *data)[0] == 0

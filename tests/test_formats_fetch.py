@@ -81,3 +81,20 @@ async def test_a_document_over_its_time_costs_one_worker_and_the_crawl_goes_on(
     assert got["/slow.pdf"][0] == "parse-timeout", got["/slow.pdf"]
     assert "extract.document_timeout=0.2" in got["/slow.pdf"][1]
     assert got["/minutes.pdf"][0] == got["/plain.txt"][0] == "indexed"
+
+
+async def test_a_slow_parse_does_not_hold_its_host(tmp_path: Path) -> None:
+    """With one request per host in flight (the default), a document being parsed asks
+    nothing of the server: the host's next URLs are fetched meanwhile, not after it."""
+    slow = heavy_pdf(3000)  # seconds of parsing, cut by the document timeout
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/slow1.pdf", "/slow2.pdf", "/slow3.pdf"])
+        for n in (1, 2, 3):
+            srv.route(f"/slow{n}.pdf", Reply(body=slow, content_type="application/pdf"))
+        run = await crawl(
+            [srv.url("/")], tmp_path, extract__document_timeout=2.0, fetch__per_host=1
+        )
+        starts = [srv.log(path=f"/slow{n}.pdf")[0].start for n in (1, 2, 3)]
+    assert len(run.outcomes) == 4, run.outcomes
+    # Held for the parse, the three would start at least one document timeout apart.
+    assert max(starts) - min(starts) < 1.5, starts

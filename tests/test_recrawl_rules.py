@@ -12,7 +12,7 @@ import pytest
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.login import LoginRules, has_password_form
 from indexer.crawl.stored_scope import plan_scope, scope_of
-from indexer.errors import ConfigError
+from indexer.errors import ConfigError, StorageError
 from indexer.models import DecodedText, ExtractedDoc
 from indexer.outcomes import Effect, Outcome, info
 from indexer.pipeline.grace import counts_as_missed, deletes_at_once
@@ -170,3 +170,41 @@ def test_a_stopped_run_puts_held_pages_back_in_the_queue(tmp_path: Path) -> None
         assert frontier.queued_count() == 3 and frontier.claim("a", 1e12) is not None
         run.judge.release_all()
         assert run.sent == [], "a requeued page is not sent by a later release"
+
+
+def test_a_held_page_whose_send_meets_a_full_disk_stops_the_run(tmp_path: Path) -> None:
+    """A state or output file error while a held page is sent is the disk, not the page:
+    it ends the run (this URL and the held ones after it stay unfinished for --resume);
+    a bug in one page's send is recorded on that URL and the others are sent."""
+    urls = [f"http://a/p{i}" for i in range(3)]  # under HOLD_PAGES: held to the run's end
+    with Frontier(tmp_path) as frontier:
+        run = _Run(frontier, urls)
+        for url in urls:
+            assert frontier.claim("a", 1e12) is not None
+
+            def full(url: str = url) -> None:
+                raise StorageError(
+                    tmp_path / "outbox.sqlite3", "cannot write: database or disk is full"
+                )
+
+            run.judge.admit(url, "a", f"d-{url}", full)
+        with pytest.raises(StorageError):
+            run.judge.release_all()
+        assert run.stats.outcomes.get("internal-error", 0) == 0
+        assert set(frontier.outcomes_in_run("a")) == set(), "nothing ended: all left for --resume"
+        bug = _Run(frontier, urls)
+        for n, url in enumerate(urls):
+            assert frontier.claim("a", 1e12) is not None
+
+            def broken(n: int = n, url: str = url) -> None:
+                if n == 0:
+                    raise ValueError("a bug")
+                frontier.finish(url, "indexed", reached=True)
+
+            bug.judge.admit(url, "a", f"e-{url}", broken)
+        bug.judge.release_all()
+        assert frontier.outcomes_in_run("a") == {
+            urls[0]: "internal-error",
+            urls[1]: "indexed",
+            urls[2]: "indexed",
+        }

@@ -11,10 +11,11 @@ from yarl import URL
 from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of, normalize_url
-from indexer.errors import ConfigError, InvalidURLError
+from indexer.errors import ConfigError, InvalidURLError, SolrError
 from indexer.index.outbox import OUTBOX, Outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.reconcile import MISSED
+from indexer.settings import Settings
 from indexer.solr.search import count, term_query
 
 
@@ -32,9 +33,9 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Delete and commit; exit 1 when Solr fails (the frontier is then left unchanged and
-    the deletes wait in the outbox for the next crawl), 2 for a URL or host that cannot be
-    read.
+    """Delete and commit; exit 1 when Solr fails (the URL or host is then buried and
+    forgotten all the same, and a later run deletes it: :func:`_pending`), 2 for a URL or
+    host that cannot be read.
 
     Adds of the URL or host still waiting in the outbox (a crawl killed before its drain)
     become deletes in one transaction first, so the next crawl cannot bring them back. The
@@ -43,32 +44,56 @@ def run(args: argparse.Namespace) -> int:
     outlinks; ``indexer crawl`` naming it as a seed lifts the tombstone.
     """
     settings = load_from_args(args, solr_flags(args)).settings
-    writer = SolrWriter(settings.solr)
     with Frontier(settings.crawl.data_dir, create=False) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         outbox = Outbox(frontier.data_dir.outbox)
         try:
-            if args.url:
-                doc_id = _url_argument(args.url, settings.crawl.strip_params)
-                frontier.tombstones.bury_url(doc_id)
-                found = count(settings.solr, term_query("id", doc_id))
-                queued = outbox.retract(lambda i: i == doc_id, also=[doc_id])
-                writer.update([], queued)
-                writer.commit()
-                forgotten = frontier.forget([doc_id])
-            else:
-                host = _host_argument(args.host)
-                frontier.tombstones.bury_host(host)
-                found = count(settings.solr, term_query("host", host))
-                queued = outbox.retract(lambda i: host_of(i) == host)
-                writer.update([], queued)
-                writer.delete_query(term_query("host", host))
-                forgotten = frontier.forget_host(host)
-            outbox.settle_deletes(queued)
+            found, forgotten = _delete(args, settings, frontier, outbox)
+        except SolrError as exc:  # buried and forgotten already: the next run deletes it
+            print(f"indexer: {exc}", file=sys.stderr)
+            print(_pending(bool(args.url)), file=sys.stderr)
+            return 1
         finally:
             outbox.close()
     _say(args, found, forgotten)
     return 0
+
+
+def _delete(
+    args: argparse.Namespace, settings: Settings, frontier: Frontier, outbox: Outbox
+) -> tuple[int, int]:
+    """Bury, retract, forget, then delete in Solr; returns (documents Solr held, URLs
+    forgotten). Raises SolrError when Solr does not take it."""
+    writer = SolrWriter(settings.solr)
+    if args.url:
+        doc_id = _url_argument(args.url, settings.crawl.strip_params)
+        frontier.tombstones.bury_url(doc_id)
+        queued = outbox.retract(lambda i: i == doc_id, also=[doc_id])
+        forgotten = frontier.forget([doc_id])
+        found = count(settings.solr, term_query("id", doc_id))
+        writer.update([], queued)
+        writer.commit()
+    else:
+        host = _host_argument(args.host)
+        frontier.tombstones.bury_host(host)
+        queued = outbox.retract(lambda i: host_of(i) == host)
+        forgotten = frontier.forget_host(host)
+        found = count(settings.solr, term_query("host", host))
+        writer.update([], queued)
+        writer.delete_query(term_query("host", host))
+    outbox.settle_deletes(queued)
+    return found, forgotten
+
+
+def _pending(url: bool) -> str:
+    """What a delete that Solr did not take leaves behind, and how it reaches Solr: a
+    URL's delete waits in the outbox, a host's in its tombstone (reindex deletes what
+    Solr holds of a buried URL or host)."""
+    later = "`indexer crawl --resume` or `indexer reindex`" if url else "`indexer reindex`"
+    return (
+        "indexer: the delete is recorded (forgotten in the frontier, no crawl brings it "
+        f"back) but Solr still holds it: the next {later} deletes it, or run this again"
+    )
 
 
 def _say(args: argparse.Namespace, found: int, forgotten: int) -> None:
@@ -80,6 +105,7 @@ def _say(args: argparse.Namespace, found: int, forgotten: int) -> None:
     if not found and not forgotten:
         hint = "" if args.url else " (hosts are written host[:port])"
         print(f"indexer: nothing matched{hint}", file=sys.stderr)
+        return
     target = args.url or f"URL (any URL of {args.host})"
     print(
         "it stays deleted: no `crawl --resume` or `reindex` brings it back; "

@@ -96,3 +96,17 @@ class Politeness:
             for host, state in self._hosts.items()
             if state.held_until - now_m > longer_than
         }
+
+
+class HostSlot:
+    """One visit's place among its host's URLs in flight (:meth:`Politeness.enter` was
+    called for it), left once: when the response is in, or when the visit ends."""
+
+    def __init__(self, politeness: Politeness, host: str) -> None:
+        self._politeness, self._host, self._held = politeness, host, True
+
+    def leave(self) -> None:
+        """Leave the host's slot (:meth:`Politeness.leave`), unless already left."""
+        if self._held:
+            self._held = False
+            self._politeness.leave(self._host)

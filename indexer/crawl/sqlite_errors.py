@@ -36,6 +36,8 @@ def translate(exc: sqlite3.Error, path: Path, remedy: str = "") -> IndexerError 
         return StorageError(path, f"cannot write: {exc} (free space, then run again; --resume)")
     if primary in _BROKEN:
         return StateError(path, f"malformed ({exc}){'; ' + remedy if remedy else ''}")
+    if primary == sqlite3.SQLITE_IOERR:  # a write past a full disk or a file size limit
+        return StorageError(path, f"cannot read or write: {exc} (disk full or file too large?)")
     if primary in _IO:
         return StorageError(path, f"cannot read or write: {exc}")
     return exc

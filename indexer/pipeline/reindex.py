@@ -202,7 +202,8 @@ async def _recrawl(
     and sent even when unchanged (``job.refresh``)."""
     scoped = _job_settings(settings, frontier, plan)
     scope = build_scope(scoped.crawl, job.include, job.exclude)
-    hosts = [h for h in frontier.known_hosts() if site_of(h) in scope.sites]
+    known = {*frontier.known_hosts(), *frontier.tombstones.hosts}  # a host whose delete failed
+    hosts = sorted(h for h in known if site_of(h) in scope.sites)
     before = await in_thread(_ids_by_host, client, hosts)
     stale = await in_thread(stale_ids, settings.solr, hosts) if job.refresh else frozenset()
     # old-stamped ids count as absent: fetched in full and sent even when unchanged
@@ -270,11 +271,16 @@ async def _reconcile(
     stop = crawler.options.stop
     after = await patiently(settings.solr, stop, "asking for its ids", _ids_by_host, client, hosts)
     totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
-    result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
+    buried = {h: {i for i in ids if frontier.tombstones.buries(i)} for h, ids in after.items()}
+    result.deletes = {h: sorted(ids - buried.get(h, set())) for h, ids in planned.items()}
+    result.deletes = {h: ids for h, ids in result.deletes.items() if ids}
     result.refusals = guard(settings, result.deletes, totals)
     if result.refusals and not job.force and not job.dry_run:  # a dry run shows the plan
         result.end = crawler.phases.end(Phase.REFUSED, "; ".join(result.refused))
         return
+    for host, ids in buried.items():  # `indexer delete`d ids Solr still holds: not the guard's
+        if ids:
+            result.deletes[host] = sorted({*result.deletes.get(host, ()), *ids})
     await _apply(client, crawler, data_dir, job, result, on_change)
     refused = bool(result.refusals) and job.dry_run
     result.end = crawler.phases.end(Phase.REFUSED if refused else Phase.FINISHED)

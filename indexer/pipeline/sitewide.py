@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from indexer.crawl.frontier import Frontier
+from indexer.errors import StateError, StorageError
 from indexer.outcomes import Outcome
 from indexer.pipeline.verdict import SITEWIDE_REASON
 from indexer.report import RunStats
@@ -126,6 +127,8 @@ class SitewideDuplicates:
                 continue
             try:
                 send()
+            except (StateError, StorageError):  # the disk, not the page: the run stops
+                raise  # (this URL and the rest stay unfinished for --resume)
             except Exception as exc:  # a bug must not end the crawl: record it on its URL
                 log.exception("unexpected error on %s", url)
                 self._end(url, Outcome.INTERNAL_ERROR, f"internal error: {exc!r}"[:300])

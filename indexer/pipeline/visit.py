@@ -30,7 +30,7 @@ from indexer.crawl.fetch import Fetcher, Validators
 from indexer.crawl.frontier import Claimed, Frontier
 from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
-from indexer.crawl.politeness import Politeness
+from indexer.crawl.politeness import HostSlot, Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
 from indexer.crawl.scope import Scope
@@ -83,7 +83,7 @@ class Visitor:
     Attributes:
         settings: the run's settings.
         ledger: where outcomes go.
-        politeness: per-host slots; a visit leaves its host's slot when it ends.
+        politeness: per-host slots; a visit leaves its host's once the response is in.
         scope: the crawl's scope (redirect hops, canonical URLs, sitemap URLs).
         aliases: the sites' preferred origins; redirects teach them.
         sink: where documents and deletes go.
@@ -98,8 +98,7 @@ class Visitor:
         on_fatal: called with a state or output file error (disk full, broken file):
             the crawl must stop; the URL in hand stays unfinished for ``--resume``.
         follow_links: queue the outlinks of fetched pages (False: the re-send path).
-        learning: template learning and explanations (:mod:`indexer.pipeline.learning`),
-            or None.
+        learning: template learning and explanations (:mod:`.learning`), or None.
     """
 
     settings: Settings
@@ -129,10 +128,12 @@ class Visitor:
     async def visit(self, claimed: Claimed) -> None:
         """Visit one claimed URL; its outcome is recorded, whatever happens.
 
-        Cancellation releases the URL back to the queue (a stopped run resumes it).
+        Cancellation releases the URL back to the queue (a stopped run resumes it); a slow
+        parse holds no other URL of the host (its slot is left once the response is in).
         """
+        slot = HostSlot(self.politeness, claimed.host)
         try:
-            await self._visit(claimed)
+            await self._visit(claimed, slot)
         except asyncio.CancelledError:
             self.frontier.release(claimed.url)
             raise
@@ -145,7 +146,7 @@ class Visitor:
             reason = f"internal error: {exc!r}"[:300]
             self.ledger.finish(claimed.url, Outcome.INTERNAL_ERROR, reason)
         finally:
-            self.politeness.leave(claimed.host)
+            slot.leave()
 
     def _in_index(self, claimed: Claimed) -> bool:
         """Whether the document is in the index as stored (not left it, not to be re-sent)."""
@@ -158,7 +159,7 @@ class Visitor:
             return Validators()
         return Validators(claimed.etag, claimed.last_modified)
 
-    async def _visit(self, claimed: Claimed) -> None:
+    async def _visit(self, claimed: Claimed, slot: HostSlot) -> None:
         url, robots = claimed.url, self.clients.robots
         if self.host_failures.failing(claimed.host):
             self.ledger.finish(url, Outcome.HOST_FAILING, self.host_failures.reason(claimed.host))
@@ -184,6 +185,7 @@ class Visitor:
             return
         self.ledger.stats.fetched += 1
         self._observe(claimed.host, False)
+        slot.leave()
         fetched = dataclasses.replace(fetched, depth=claimed.depth)
         if fetched.status == 304:  # its links are those of its last full fetch
             self.enqueue(self.frontier.stored_outlinks(url), claimed.depth + 1)
@@ -194,8 +196,7 @@ class Visitor:
         await self._page(claimed, fetched)
 
     def _login_wall(self, claimed: Claimed, fetched: FetchResult) -> bool:
-        """End the URL as ``login-required`` / ``login-page`` when it answered a login wall;
-        a login page to be indexed is queued on its own."""
+        """End the URL at a login wall (:mod:`indexer.crawl.login`)."""
         verdict = self.login.judge(claimed.url, fetched.final_url, fetched.body)
         if verdict is None:
             return False
@@ -205,8 +206,7 @@ class Visitor:
         return True
 
     async def _page(self, claimed: Claimed, fetched: FetchResult) -> None:
-        """Decide the format and parse off the loop (pages in the process pool, documents
-        in the document workers), judge, carry the verdict out."""
+        """Decide the format, parse off the loop, judge, carry the verdict out."""
         clients = self.clients
         learning = self.learning.page_args(claimed.host) if self.learning else NO_LEARNING
         page = await process_response(
