@@ -247,6 +247,16 @@ class ExtractSettings(TemplateSettings, _Section):
         512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
     )
     max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
+    tika_heap: str = Field(
+        "512m", pattern=r"^[1-9][0-9]*[kmgKMG]?$", description="Heap of the Tika JVM (-Xmx)."
+    )
+    tika_url: str = Field(
+        "", description="A running Tika service (http://127.0.0.1:PORT) instead of our own."
+    )
+    tika_java: str = Field("java", description="The java that runs the Tika service.")
+    tika_service_dir: Path = Field(
+        Path("tika-service"), description="Maven project of the Tika service (built jar)."
+    )
 
 
 class ReindexSettings(_Section):
