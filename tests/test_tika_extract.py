@@ -135,3 +135,15 @@ def test_the_answer_becomes_a_document_record() -> None:
     assert (doc.title, doc.author, doc.page_count) == ("部署", "総務部", 3)
     assert (doc.created, doc.modified) == (None, "2024-04-01T09:30:00Z")
     assert doc.note.startswith("text cut at") and doc.format == "doc"
+
+
+def test_the_image_runs_the_built_service_on_a_java_runtime() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    assert "openjdk-17-jre-headless" in dockerfile  # the service's release (pom: 17)
+    assert (
+        "COPY tika-service/pom.xml" in dockerfile and "dependency:copy-dependencies" in dockerfile
+    )
+    assert "ENV INDEXER_EXTRACT_TIKA_SERVICE_DIR=/app/tika-service" in dockerfile
+    pom = (SERVICE_DIR / "pom.xml").read_text(encoding="utf-8")
+    assert "<maven.compiler.release>17</maven.compiler.release>" in pom
+    assert "<artifactId>junrar</artifactId>" in pom  # excluded: not an open-source licence

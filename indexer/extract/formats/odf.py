@@ -46,6 +46,11 @@ _SKIPPED = frozenset(
     {f"{{{_NS['office']}}}annotation", f"{_T}tracked-changes", f"{_T}note-citation"}
 )
 _BODIES = {"odt": "text", "ods": "spreadsheet", "odp": "presentation"}
+_FRAME = "{" + _NS["draw"] + "}frame"
+_CLASS = "{" + _NS["presentation"] + "}class"
+#: Presentation placeholders that are page furniture (ODF 1.3 §19.661 presentation:class):
+#: a notes page's ``<number>`` field, footers, dates.
+_FURNITURE = frozenset({"page-number", "date-time", "footer", "header"})
 
 
 def _xml(archive: zipfile.ZipFile, name: str) -> etree._Element | None:
@@ -85,6 +90,8 @@ def _blocks(node: etree._Element) -> Iterator[str]:
             yield "".join(_inline(child))
         elif tag == f"{_TABLE}table":
             yield from _table_rows(child)
+        elif tag == _FRAME and child.get(_CLASS) in _FURNITURE:
+            continue
         elif tag not in _SKIPPED and isinstance(tag, str):
             yield from _blocks(child)
 
@@ -122,10 +129,10 @@ def _slides(body: etree._Element) -> tuple[list[str], int, str]:
     first_title = ""
     notes_tag = f"{{{_NS['presentation']}}}notes"
     for page in pages:
-        for frame in page.iter(f"{{{_NS['draw']}}}frame"):
+        for frame in page.iter(_FRAME):
+            kind = frame.get(_CLASS, "")
             in_notes = any(a.tag == notes_tag for a in frame.iterancestors())
-            text = "\n".join(_blocks(frame)).strip()
-            kind = frame.get(f"{{{_NS['presentation']}}}class", "")
+            text = "" if kind in _FURNITURE else "\n".join(_blocks(frame)).strip()
             if text and not in_notes and kind == "title" and not first_title:
                 first_title = first_line(text)
             if text and not in_notes:
