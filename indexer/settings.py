@@ -33,6 +33,7 @@ from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
 from indexer.settings_template import TemplateSettings
+from indexer.settings_tika import TikaSettings
 from indexer.web.settings import ServeSettings
 
 ENV_PREFIX = "INDEXER_"
@@ -232,7 +233,7 @@ class SiteRule(_Section):
             raise ConfigError(str(err["loc"][0]), err["msg"]) from None
 
 
-class ExtractSettings(TemplateSettings, _Section):
+class ExtractSettings(TemplateSettings, TikaSettings, _Section):
     """Main-content extraction (``extract.*``)."""
 
     workers: int = Field(0, ge=0, description="Extraction processes; 0 means one per core.")
@@ -247,16 +248,6 @@ class ExtractSettings(TemplateSettings, _Section):
         512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
     )
     max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
-    tika_heap: str = Field(
-        "512m", pattern=r"^[1-9][0-9]*[kmgKMG]?$", description="Heap of the Tika JVM (-Xmx)."
-    )
-    tika_url: str = Field(
-        "", description="A running Tika service (http://127.0.0.1:PORT) instead of our own."
-    )
-    tika_java: str = Field("java", description="The java that runs the Tika service.")
-    tika_service_dir: Path = Field(
-        Path("tika-service"), description="Maven project of the Tika service (built jar)."
-    )
 
 
 class ReindexSettings(_Section):
