@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from indexer.errors import DocumentError
+from indexer.extract.formats import ParsedDocument
 from indexer.extract.formats.tika import tika_extracted
+from indexer.extract.formats.tika_service import TikaProcess, find_java, service_classpath
 from indexer.pipeline.docworkers import Answer, Job
 from indexer.pipeline.tikadocs import TikaDocuments
 from indexer.settings import ExtractSettings
@@ -116,6 +118,24 @@ def test_a_document_over_the_timeout_ends_parse_timeout_and_the_jvm_goes() -> No
         assert tika.restarts == 1 and tika.pid is None  # replaced: the next document starts one
     finally:
         tika.close()
+
+
+@pytest.mark.slow
+def test_a_service_named_by_tika_url_is_used_and_never_stopped() -> None:
+    classpath = service_classpath(built_service())
+    running = TikaProcess(find_java("java"), classpath, "256m", 1)
+    try:
+        for timeout, outcome in ((60.0, None), (0.000_1, "parse-timeout")):
+            extract = ExtractSettings(tika_url=running.url, tika_java="/nowhere/java")
+            answer = _parse(extract.model_copy(update={"document_timeout": timeout}), "sample.rtf")
+            if outcome is None:
+                assert isinstance(answer, ParsedDocument), answer
+                assert answer.extracted.title == EXPECTED["sample.rtf"][1]
+            else:
+                assert isinstance(answer, DocumentError) and answer.outcome == outcome, answer
+        assert running.alive()  # not ours to replace or stop
+    finally:
+        running.stop()
 
 
 def test_the_answer_becomes_a_document_record() -> None:
