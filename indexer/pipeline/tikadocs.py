@@ -118,6 +118,7 @@ class TikaDocuments:
                     self._process = self._start()
                 except TikaServiceError as exc:
                     self._missing = str(exc)
+                    log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", exc)
                     raise
             return self._process.url, self._generation
 
