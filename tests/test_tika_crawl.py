@@ -144,7 +144,6 @@ def test_every_format_is_indexed_while_the_jvm_is_killed_and_replaced(
             peak = sampler.stop()
             killer.stop()
     assert proc.returncode == 0, err[-2000:]
-    print(f"summed RSS peak {peak / 2**20:.0f} MiB, JVMs {sorted(killer.pids)}")
     assert peak < RSS_LIMIT, f"summed RSS peaked at {peak / 2**20:.0f} MiB (JVM counted)"
     got = _outcomes(tmp_path / "data", srv.base())
     assert got[FIRST] == ("parse-error", "Tika service died (exit code -9) while parsing")
@@ -153,6 +152,7 @@ def test_every_format_is_indexed_while_the_jvm_is_killed_and_replaced(
     for path in paths:
         assert got[path][0] == "indexed", (path, got[path])
     _check_index(base_url, core, srv.base(), capsys)
+    print(f"summed RSS peak {peak / 2**20:.0f} MiB, JVMs {sorted(killer.pids)}")  # for -s
 
 
 def _check_index(base_url: str, core: str, site: str, capsys: pytest.CaptureFixture[str]) -> None:
