@@ -1,4 +1,5 @@
-"""The Tika service's settings of ``extract.*``: a base of ``ExtractSettings``.
+"""The Tika service's settings of ``extract.*``, and ``ExtractSettings``' base of fields kept
+outside ``settings.py`` (these and :mod:`indexer.settings_template`'s).
 
 Kept in their own module so that ``settings.py`` stays within its size; the fields are
 ``extract.tika_heap``, ``extract.tika_url`` … as if declared there
@@ -10,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from indexer.settings_template import TemplateSettings
 
 
 class TikaSettings(BaseModel):
@@ -27,3 +30,7 @@ class TikaSettings(BaseModel):
     tika_service_dir: Path = Field(
         Path("tika-service"), description="Maven project of the Tika service (built jar)."
     )
+
+
+class ExtractFields(TemplateSettings, TikaSettings):
+    """The ``extract.*`` fields declared outside ``settings.py``: template learning, Tika."""
