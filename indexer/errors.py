@@ -9,6 +9,8 @@
     │   └── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
     ├── InvalidURLError              unparseable or unfetchable URL (carries its outcome)
     ├── ExtractError                 a page could not be parsed for main content
+    │   ├── DocumentError            a document ends with an outcome (parse-error, no-text …)
+    │   └── TikaServiceError         the Tika service is missing, unreachable, dead or hung
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
     ├── QueryError                   a search query that is not searched (empty, too long)
@@ -22,7 +24,8 @@
         ├── SolrAuthError            Solr refused our credentials (401/403)
         └── SolrLaunchError          the local launcher could not start Solr or load a core
 
-aiohttp errors are translated in ``indexer.crawl.fetch``; requests errors and Solr answers in
+aiohttp errors are translated in ``indexer.crawl.fetch``; urllib errors of the Tika service in
+``indexer.extract.formats.tika``; requests errors and Solr answers in
 ``indexer.solr.connection`` (one translation, keyed on the HTTP status). Nothing outside
 those modules catches a third-party exception.
 """
@@ -127,6 +130,21 @@ class DocumentError(ExtractError):
 
     def __reduce__(self) -> tuple[type[DocumentError], tuple[str, str]]:
         return (DocumentError, (self.outcome, self.reason))
+
+
+class TikaServiceError(ExtractError):
+    """The Tika service could not parse a document for a reason not the document's own.
+
+    Attributes:
+        kind: ``missing`` (no java or no built service: the formats end
+            ``unsupported-format``), ``timeout`` (over ``extract.document_timeout``: the
+            service is replaced, the document ends ``parse-timeout``) or ``gone`` (the
+            service died or refused the connection: the document ends ``parse-error``).
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class CrawlLockedError(IndexerError):

@@ -7,10 +7,14 @@ the parsers are in :mod:`indexer.extract.formats`.
 from __future__ import annotations
 
 #: Formats with a parser in this build (``html`` through :mod:`indexer.extract`).
-PARSED = ("html", "pdf", "docx", "xlsx", "pptx", "text", "csv")
-#: Formats recognised but not parsed yet (97–2003 binaries, RTF, OpenDocument): they end
-#: as ``unsupported-format`` (effect keep, so an index built elsewhere is not deleted).
-UNSUPPORTED = ("doc", "xls", "ppt", "rtf", "odt", "ods", "odp")
+#: The 97–2003 binaries and RTF go through the Tika service; without it they end as
+#: ``unsupported-format`` (effect keep, so an index built elsewhere is not deleted).
+PARSED = (
+    "html", "pdf", "docx", "xlsx", "pptx", "text", "csv",
+    "doc", "xls", "ppt", "rtf", "odt", "ods", "odp",
+)  # fmt: skip
+#: Formats recognised but not parsed in this build (none today).
+UNSUPPORTED: tuple[str, ...] = ()
 #: Every valid format id, the default of ``crawl.formats``.
 ALL = PARSED + UNSUPPORTED
 

@@ -180,7 +180,7 @@ TABLE: dict[Outcome, OutcomeInfo] = {
         _S, _GRACE, "a login page itself; indexed only with crawl.index_login_pages"
     ),
     Outcome.UNSUPPORTED_FORMAT: OutcomeInfo(
-        _S, _KEEP, "a format of crawl.formats whose parser this build lacks"
+        _S, _KEEP, "a format of crawl.formats whose parser is missing (Tika: no java or service)"
     ),
     Outcome.PARSE_ERROR: OutcomeInfo(
         _F, _KEEP, "the document's parser failed (truncated, malformed); retried next run"

@@ -32,7 +32,7 @@ import indexer.settings_fields as _fields
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
-from indexer.settings_template import TemplateSettings
+from indexer.settings_tika import ExtractFields
 from indexer.web.settings import ServeSettings
 
 ENV_PREFIX = "INDEXER_"
@@ -234,7 +234,7 @@ class SiteRule(_Section):
             raise ConfigError(str(err["loc"][0]), err["msg"]) from None
 
 
-class ExtractSettings(TemplateSettings, _Section):
+class ExtractSettings(ExtractFields, _Section):
     """Main-content extraction (``extract.*``)."""
 
     workers: int = Field(0, ge=0, description="Extraction processes; 0 means one per core.")

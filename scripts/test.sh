@@ -37,6 +37,9 @@ show_artifacts() {
 phase "pip install" python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 phase "debian packages" debian_packages
 phase "build Solr launcher" python3 -c "from indexer.solr.launcher import build_launcher; build_launcher()"
+# the Tika service (tika-service/: Apache Tika 3.3.1 from Maven Central) for DOC/XLS/PPT/RTF
+phase "build Tika service" python3 -c \
+  "from indexer.extract.formats.tika_service import build_tika_service; build_tika_service()"
 phase "ruff" ruff check indexer tests scripts
 phase "ruff format" ruff format --check indexer tests scripts
 phase "mypy" mypy indexer

@@ -96,8 +96,8 @@ def _add_formats(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--formats",
         type=lambda v: tuple(f.strip() for f in v.split(",") if f.strip()),
-        help="format ids indexed, comma-separated: html,pdf,docx,xlsx,pptx,text,csv "
-        "(crawl.formats; default all)",
+        help="format ids indexed, comma-separated: html,pdf,docx,xlsx,pptx,text,csv,"
+        "doc,xls,ppt,rtf,odt,ods,odp (crawl.formats; default all)",
     )
 
 

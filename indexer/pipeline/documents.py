@@ -3,7 +3,8 @@
 :func:`indexer.extract.formats.sniff.decide` names the format from the bytes and the
 declared type. HTML goes to the page pool (:func:`indexer.pipeline.page.process_page`),
 other documents to the document workers (:mod:`indexer.pipeline.docworkers`), whose limits
-contain hostile files; a format not indexed ends here with its outcome.
+contain hostile files, or to the Tika service (:mod:`indexer.pipeline.tikadocs`); a format
+not indexed ends here with its outcome.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import FetchResult
 from indexer.pipeline.docworkers import DocumentWorkers, Job
 from indexer.pipeline.page import ProcessedPage, process_page
+from indexer.pipeline.tikadocs import DocumentParsers
 from indexer.settings import Settings
 
 # (template, learn, explain) of an HTML page's extraction (:mod:`indexer.pipeline.learning`).
@@ -29,10 +31,11 @@ NO_LEARNING: Learning = (NO_TEMPLATE, False, False)
 
 
 def document_workers(settings: Settings, count: int) -> DocumentWorkers:
-    """The document worker pool with the limits of ``extract.*``."""
+    """The document worker pool with the limits of ``extract.*``, the Tika formats sent
+    to the Tika service (:class:`~indexer.pipeline.tikadocs.DocumentParsers`)."""
     extract = settings.extract
     limits = Limits(extract.max_unpacked_bytes, extract.max_pdf_pages)
-    return DocumentWorkers(count, limits, extract.document_timeout, extract.worker_memory)
+    return DocumentParsers(count, limits, extract)
 
 
 async def process_response(

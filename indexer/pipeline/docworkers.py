@@ -52,7 +52,7 @@ def _serve(conn: Connection, parent: int, memory: int, limits: Limits, parser: P
     """Worker main loop: answer jobs until the pipe closes."""
     die_with_parent(parent)
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    from indexer.extract.formats import ooxml, pdf, plain  # noqa: F401  (load before jobs)
+    from indexer.extract.formats import odf, ooxml, pdf, plain  # noqa: F401  (load first)
 
     conn.send(_READY)  # the document's time starts once the worker can take it
     while True:

@@ -12,6 +12,7 @@ import logging
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from indexer.errors import SolrLaunchError
@@ -36,13 +37,27 @@ def build_launcher(launcher_dir: Path | None = None) -> list[Path]:
         SolrLaunchError: Maven is missing or the build failed (with the tail of its output).
     """
     launcher_dir = launcher_dir or SolrSettings().launcher_dir
-    target = launcher_dir / "target"
+    return build_project(launcher_dir, "solr-launcher-1.0.jar", "the Solr launcher")
+
+
+def build_project(
+    project: Path,
+    jar: str,
+    what: str,
+    error: Callable[[str], Exception] = SolrLaunchError,
+) -> list[Path]:
+    """Build the Maven project ``project`` when stale; its classpath, ``target/jar`` first.
+
+    The rule of :func:`build_launcher`, for any of our Java programs (``what`` names it in
+    errors; ``error`` makes the exception raised when Maven is missing or fails).
+    """
+    target = project / "target"
     target.mkdir(parents=True, exist_ok=True)
-    outputs = [target / "solr-launcher-1.0.jar", target / "classpath.txt"]
+    outputs = [target / jar, target / "classpath.txt"]
     with (target / ".build.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if _is_stale(launcher_dir, outputs):
-            _run_maven(launcher_dir)
+        if _is_stale(project, outputs):
+            _run_maven(project, what, error)
             for out in outputs:
                 out.touch()
     deps = outputs[1].read_text(encoding="utf-8").strip().split(os.pathsep)
@@ -57,10 +72,10 @@ def _is_stale(launcher_dir: Path, outputs: list[Path]) -> bool:
     return newest_input > min(out.stat().st_mtime for out in outputs)
 
 
-def _run_maven(launcher_dir: Path) -> None:
+def _run_maven(launcher_dir: Path, what: str, error: Callable[[str], Exception]) -> None:
     mvn = shutil.which("mvn")
     if mvn is None:
-        raise SolrLaunchError("cannot build the Solr launcher: mvn is not on PATH")
+        raise error(f"cannot build {what}: mvn is not on PATH")
     cmd = [
         mvn,
         "-B",
@@ -69,10 +84,8 @@ def _run_maven(launcher_dir: Path) -> None:
         "dependency:build-classpath",
         "-Dmdep.outputFile=target/classpath.txt",
     ]
-    log.info("building the Solr launcher in %s", launcher_dir)
+    log.info("building %s in %s", what, launcher_dir)
     done = subprocess.run(cmd, cwd=launcher_dir, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = "\n".join((done.stdout + done.stderr).splitlines()[-LOG_TAIL_LINES:])
-        raise SolrLaunchError(
-            f"building the Solr launcher failed (mvn exit {done.returncode}):\n{tail}"
-        )
+        raise error(f"building {what} failed (mvn exit {done.returncode}):\n{tail}")

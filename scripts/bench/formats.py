@@ -10,22 +10,41 @@ For PDFs both libraries extract the text of every page; "text right" is the
 identical), and ms/page is wall time per page. Ratio printed: pdfminer ms/page ÷ PDFium
 ms/page (> 1: PDFium faster).
 
-Usage: PYTHONPATH=. python scripts/bench/formats.py [--seconds S]
+Ours against Tika: the DOCX, XLSX and PPTX documents are converted by LibreOffice
+(``soffice --convert-to``, as ``tests/fixtures/tika/make_fixtures.py`` does) to DOC, RTF,
+ODT, XLS, ODS, PPT and ODP with the same content; each document (and the PDFs and OOXML
+files) is parsed by our parser where we have one and by our Tika service (one warm JVM,
+``tika-service/`` built) in the same run. CPU-ms counts this process and the JVM; "same
+text" is the ``difflib`` ratio of Tika's text to ours (whitespace removed).
+
+Usage: PYTHONPATH=. python scripts/bench/formats.py [--seconds S] [--no-tika]
 """
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import importlib.util
 import io
 import re
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+import psutil
 import pypdfium2 as pdfium
 from pdfminer.high_level import extract_text
 
 from indexer.extract.formats import Limits, parse_document
+from indexer.extract.formats.tika import tika_document
+from indexer.extract.formats.tika_service import (
+    TikaProcess,
+    build_tika_service,
+    find_java,
+    service_classpath,
+)
+from indexer.pipeline.tikadocs import TIKA_FORMATS
 from tests.formats_fixtures import (
     FONTS,
     LIBREOFFICE_PDF,
@@ -117,14 +136,84 @@ def pdf_cases() -> dict[str, tuple[bytes, str, int]]:
     }
 
 
+_CONVERSIONS = {
+    "docx": (("doc", "doc:MS Word 97"), ("rtf", "rtf"), ("odt", "odt")),
+    "xlsx": (("xls", "xls:MS Excel 97"), ("ods", "ods")),
+    "pptx": (("ppt", "ppt:MS PowerPoint 97"), ("odp", "odp")),
+}
+_MAKER = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "tika" / "make_fixtures.py"
+
+
+def converted(docs: dict[str, tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:
+    """The OOXML documents of ``docs`` as LibreOffice writes them in the older formats."""
+    spec = importlib.util.spec_from_file_location("make_fixtures", _MAKER)
+    assert spec is not None and spec.loader is not None
+    maker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(maker)
+    out: dict[str, tuple[str, bytes]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (fmt, body) in docs.items():
+            for new, target in _CONVERSIONS.get(fmt, ()):
+                source = Path(tmp) / f"bench.{fmt}"
+                source.write_bytes(body)
+                maker.convert(source, target, Path(tmp), Path(tmp))
+                out[name.replace(fmt, new, 1)] = (new, (Path(tmp) / f"bench.{new}").read_bytes())
+    return out
+
+
+def measure_both(
+    func: Callable[[], object], seconds: float, jvm: psutil.Process
+) -> tuple[float, float]:
+    """:func:`measure`, with the JVM's CPU time (user + system) added to this process's."""
+    func()
+    runs, wall = 0, time.perf_counter()
+    cpu, jvm_cpu = time.process_time(), sum(jvm.cpu_times()[:2])
+    while time.perf_counter() - wall < seconds or runs < 3:
+        func()
+        runs += 1
+    elapsed = time.perf_counter() - wall
+    used = time.process_time() - cpu + sum(jvm.cpu_times()[:2]) - jvm_cpu
+    return runs / elapsed, used * 1000 / runs
+
+
+def tika_table(docs: dict[str, tuple[str, bytes]], seconds: float) -> None:
+    """Print ours against Tika, per document."""
+    build_tika_service()
+    tika = TikaProcess(find_java("java"), service_classpath(Path("tika-service")), "512m", 1)
+    url, jvm, limits = tika.url, psutil.Process(tika.pid), Limits()
+    print("\n| document | parser | docs/s | CPU-ms/doc | same text |\n|---|---|---:|---:|---:|")
+    try:
+        for name, (fmt, body) in docs.items():
+            theirs = tika_document(url, fmt, body, 120).text
+            if fmt not in TIKA_FORMATS:
+                ours = parse_document(fmt, body, "http://127.0.0.1/x", None, limits)
+                rate, cpu = measure(
+                    lambda f=fmt, b=body: parse_document(f, b, "http://127.0.0.1/x", None, limits),  # type: ignore[misc]
+                    seconds,
+                )
+                print(f"| {name} | ours ({ours.extracted.extractor}) | {rate:.1f} | {cpu:.1f} | |")
+                same = f"{accuracy(ours.extracted.text, theirs):.3f}"
+            else:
+                same = "(Tika only)"
+            rate, cpu = measure_both(
+                lambda f=fmt, b=body: tika_document(url, f, b, 120),  # type: ignore[misc]
+                seconds,
+                jvm,
+            )
+            print(f"| {name} | Tika | {rate:.1f} | {cpu:.1f} | {same} |")
+    finally:
+        tika.stop()
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the per-format table and the PDF library comparison."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="wall time per measurement")
+    parser.add_argument("--no-tika", action="store_true", help="skip ours against Tika")
     args = parser.parse_args(argv)
     limits = Limits()
     print("| document | docs/s | CPU-ms/doc |\n|---|---:|---:|")
-    for name, (fmt, body) in documents().items():
+    for name, (fmt, body) in documents().items():  # part 1's formats, our parsers
         rate, cpu = measure(
             lambda f=fmt, b=body: parse_document(f, b, "http://127.0.0.1/x", None, limits),  # type: ignore[misc]
             args.seconds,
@@ -140,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"| {name} | {library} | {right:.3f} | {per_page[library]:.2f} |")
         ratio = per_page["pdfminer.six"] / per_page["pypdfium2"]
         print(f"| {name} | pdfminer ÷ pypdfium2 time | | {ratio:.1f}× |")
+    if not args.no_tika:
+        docs = {n: d for n, d in documents().items() if d[0] not in ("text", "csv")}
+        tika_table({**docs, **converted(docs)}, args.seconds)
     return 0
 
 

@@ -1,7 +1,8 @@
 """Documents beyond HTML: format detection and one parser per format family.
 
 :func:`sniff.decide` names a response's format from its bytes and declared type;
-:func:`parse_document` runs the format's parser (:mod:`.pdf`, :mod:`.ooxml`, :mod:`.plain`).
+:func:`parse_document` runs the format's parser (:mod:`.pdf`, :mod:`.ooxml`, :mod:`.odf`,
+:mod:`.plain`; the 97–2003 Office formats and RTF go to Tika, :mod:`.tika`).
 Parsers raise :class:`indexer.errors.DocumentError` with the outcome the document ends as;
 they run in the document worker processes (:mod:`indexer.pipeline.docworkers`), which add
 the time and memory limits.
@@ -73,12 +74,14 @@ def parse_document(
 def _parse(
     fmt: str, body: bytes, url: str, content_type: str | None, limits: Limits
 ) -> ParsedDocument:
-    from indexer.extract.formats import ooxml, pdf, plain  # the parsers load in the workers
+    from indexer.extract.formats import odf, ooxml, pdf, plain  # the parsers load in workers
 
     if fmt == "pdf":
         return ParsedDocument(NOT_TEXT, pdf.pdf_document(body, limits.max_pdf_pages))
     if fmt in ("text", "csv"):
         return ParsedDocument(*plain.plain_document(body, fmt, url, content_type))
+    if fmt in ("odt", "ods", "odp"):
+        return ParsedDocument(NOT_TEXT, odf.odf_document(body, fmt, limits.max_unpacked_bytes))
     readers = {
         "docx": ooxml.docx_document,
         "xlsx": ooxml.xlsx_document,

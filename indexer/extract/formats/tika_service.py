@@ -1,0 +1,163 @@
+"""The Tika service's JVM: built by Maven, started as our child, stopped by its pid.
+
+``tika-service/`` (``extract.tika_service_dir``) is a Maven project of ours: Apache Tika
+3.3.1's standard parsers (``tika-parsers-standard-package``, junrar excluded: its licence
+is not open source) behind a loopback HTTP endpoint (:mod:`.tika` is its client). HTTP was
+chosen over stdin/stdout framing: several document workers can ask one JVM at once, a
+service someone already runs can be named instead (``extract.tika_url``), and a hung parse
+is cut by a client-side timeout without a framing protocol to resynchronise.
+
+A :class:`TikaProcess` is one JVM (``-Xmx`` from ``extract.tika_heap``, exits on
+OutOfMemoryError) in a session of its own, so a Ctrl-C or SIGTERM sent to the crawl's
+process group does not kill it mid-document; it binds 127.0.0.1 on a free port, prints
+that port, and exits by itself when its standard input (a pipe from us) closes, so a
+crawl killed with SIGKILL leaves no JVM behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import select
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from indexer.errors import TikaServiceError
+from indexer.solr.maven import LOG_TAIL_LINES, build_project
+
+JAR = "tika-service-1.0.jar"
+MAIN_CLASS = "indexer.tika.TikaService"
+#: Seconds a new JVM may take to load Tika's parsers and listen.
+START_TIMEOUT = 60.0
+_LISTENING = re.compile(rb"tika-service listening on (127\.0\.0\.1:\d+)")
+
+
+def build_tika_service(service_dir: Path = Path("tika-service")) -> list[Path]:
+    """Build the service with Maven when stale (:func:`indexer.solr.maven.build_project`).
+
+    Returns:
+        Its classpath, the service's jar first.
+
+    Raises:
+        TikaServiceError: ``missing``: Maven is not on PATH, or the build failed.
+    """
+    return build_project(service_dir, JAR, "the Tika service", _missing)
+
+
+def _missing(message: str) -> TikaServiceError:
+    return TikaServiceError("missing", message)
+
+
+def service_classpath(service_dir: Path) -> list[Path]:
+    """The built service's classpath (jar first), as Maven wrote it.
+
+    Raises:
+        TikaServiceError: ``missing``, naming the file not built
+            (``extract.tika_service_dir``).
+    """
+    jar, listing = service_dir / "target" / JAR, service_dir / "target" / "classpath.txt"
+    for path in (jar, listing):
+        if not path.is_file():
+            raise _missing(
+                f"the Tika service is not built: {path} is missing "
+                f"(extract.tika_service_dir={service_dir}; mvn package builds it)"
+            )
+    deps = listing.read_text(encoding="utf-8").strip().split(os.pathsep)
+    return [jar, *(Path(p) for p in deps if p)]
+
+
+def find_java(java: str) -> str:
+    """The java executable that ``extract.tika_java`` names (a path, or a name on PATH).
+
+    Raises:
+        TikaServiceError: ``missing``, naming the setting and what was not found.
+    """
+    if os.sep in java:
+        if os.access(java, os.X_OK) and Path(java).is_file():
+            return java
+        raise _missing(f"java not found: extract.tika_java={java} is not an executable file")
+    found = shutil.which(java)
+    if found is None:
+        raise _missing(f"java not found: extract.tika_java={java} is not on PATH")
+    return found
+
+
+class TikaProcess:
+    """One running service JVM.
+
+    Args:
+        java: the java executable (:func:`find_java`).
+        classpath: the service's classpath (:func:`service_classpath`).
+        heap: ``-Xmx`` value (``extract.tika_heap``, e.g. ``512m``).
+        threads: requests parsed at once.
+
+    Raises:
+        TikaServiceError: ``missing`` when the JVM exits or does not listen within
+            :data:`START_TIMEOUT` seconds (with the tail of its output).
+    """
+
+    def __init__(self, java: str, classpath: list[Path], heap: str, threads: int) -> None:
+        cmd = [java, f"-Xmx{heap}", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC"]
+        cmd += ["-cp", os.pathsep.join(map(str, classpath)), MAIN_CLASS, "0", str(threads)]
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115  (closed by stop())
+        self.process = subprocess.Popen(
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            start_new_session=True,
+        )
+        self.pid = self.process.pid
+        try:
+            self.url = f"http://{self._wait_listening()}"
+        except TikaServiceError:
+            self.stop()
+            raise
+
+    def _wait_listening(self) -> str:
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + START_TIMEOUT
+        seen = b""
+        while time.monotonic() < deadline and self.process.poll() is None:
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if ready:
+                seen += os.read(self.process.stdout.fileno(), 4096)
+                match = _LISTENING.search(seen)
+                if match:
+                    return match.group(1).decode("ascii")
+        code = self.process.poll()
+        state = f"exited with code {code}" if code is not None else "did not listen in time"
+        raise _missing(f"the Tika service {state}: {self.output_tail()}")
+
+    def output_tail(self) -> str:
+        """The last lines of the JVM's standard error, on one line."""
+        self._log.seek(0)
+        lines = self._log.read().decode("utf-8", "replace").splitlines()[-LOG_TAIL_LINES:]
+        return " | ".join(line.strip() for line in lines if line.strip())[-600:]
+
+    def alive(self) -> bool:
+        """Whether the JVM still runs."""
+        return self.process.poll() is None
+
+    def wait_exit(self, seconds: float) -> int | None:
+        """The JVM's exit code (negative: the signal that killed it) once it has exited
+        within ``seconds``, else None (it still runs)."""
+        try:
+            return self.process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stop(self) -> None:
+        """Kill the JVM by its pid (it holds no state worth a graceful stop) and reap it."""
+        if self.process.poll() is None:
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(5)
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe is not None:
+                pipe.close()
+        self._log.close()
