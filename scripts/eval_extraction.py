@@ -284,33 +284,40 @@ class Run:
         )
 
 
+def _timed(system: Callable[[Page], str], page: Page) -> tuple[str, float]:
+    start = time.perf_counter()
+    pred = system(page)
+    return pred, time.perf_counter() - start
+
+
+def _run(outputs: list[tuple[str, float]], pages: list[Page]) -> Run:
+    empties = [not pred.strip() for pred, _ in outputs]
+    scores = [score(pred, page.gold) for (pred, _), page in zip(outputs, pages, strict=True)]
+    return Run(scores, sum(empties), [sec for _, sec in outputs], empties)
+
+
 def run_system(system: Callable[[Page], str], pages: list[Page]) -> Run:
     """Run ``system`` over ``pages`` and score each output."""
-    scores, seconds, empties = [], [], []
-    for page in pages:
-        start = time.perf_counter()
-        pred = system(page)
-        seconds.append(time.perf_counter() - start)
-        empties.append(not pred.strip())
-        scores.append(score(pred, page.gold))
-    return Run(scores, sum(empties), seconds, empties)
+    return _run([_timed(system, page) for page in pages], pages)
 
 
 def evaluate(
     set_name: str, root: Path, systems: dict[str, Callable[[Page], str]]
 ) -> tuple[list[Page], dict[str, Run]]:
-    """Load one set (with kinds) and run every system over it.
+    """Load one set (with kinds) and run every system over it, interleaved page by page.
 
-    Names bound to the same function share one run (the profiles before the keyword exists).
+    Each page goes through every system before the next page, so a change in the machine's
+    load falls on all systems alike (the time ratios compare like with like). Names bound
+    to the same function share one run (the profiles before the keyword exists).
     """
     pages = load_set(set_name, root)
-    done: dict[int, Run] = {}
-    runs = {}
-    for name, fn in systems.items():
-        if id(fn) not in done:
-            done[id(fn)] = run_system(fn, pages)
-        runs[name] = done[id(fn)]
-    return pages, runs
+    distinct = {id(fn): fn for fn in systems.values()}
+    outputs: dict[int, list[tuple[str, float]]] = {key: [] for key in distinct}
+    for page in pages:
+        for key, fn in distinct.items():
+            outputs[key].append(_timed(fn, page))
+    runs = {key: _run(out, pages) for key, out in outputs.items()}
+    return pages, {name: runs[id(fn)] for name, fn in systems.items()}
 
 
 def run_gate(

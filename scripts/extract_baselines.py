@@ -31,6 +31,7 @@ _DROP = re.compile(
 )
 _TAG = re.compile(r"<[^>]*>")
 _SPACE = re.compile(r"[ \t\r\f\v\u3000]+")
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*>")  # lxml refuses str input that declares an encoding
 
 
 def _clean(html: str) -> str:
@@ -104,7 +105,7 @@ def dom_score(html: str) -> str:
     in breadth-first order wins (the shallower node). "" for an empty or unparsable page.
     """
     try:
-        root = lxml.html.document_fromstring(_clean(html))
+        root = lxml.html.document_fromstring(_XML_DECL.sub("", _clean(html), count=1))
     except (ValueError, lxml.etree.ParserError):
         return ""
     lengths = _text_lengths(root)
