@@ -13,7 +13,7 @@ an empty prediction scores 0. Systems, same pages, same process:
   on the text decoded with the true codec
 
 Each page carries a kind (``scripts/extract_kinds.tsv``); the report (``extract_report.py``)
-gives F1 per set and per kind, the worst pages, median time per page and the issue's
+gives F1 per set and per kind, the worst pages, median CPU time per page and the issue's
 Done-when checks, as a table or as JSON (``--json FILE``). ``--gate`` runs our two profiles
 only and checks the F1 floors of ``extract_gate.py`` (exit 1 when one is missed).
 
@@ -271,7 +271,7 @@ class Run:
     empty_pages: list[bool] = field(default_factory=list)
 
     def median_ms(self) -> float:
-        """Median milliseconds per page."""
+        """Median CPU milliseconds per page."""
         return 1000 * statistics.median(self.seconds) if self.seconds else 0.0
 
     def macro(self) -> Score:
@@ -285,9 +285,11 @@ class Run:
 
 
 def _timed(system: Callable[[Page], str], page: Page) -> tuple[str, float]:
-    start = time.perf_counter()
+    """Output and CPU seconds of one call (``time.process_time``: the load of the machine's
+    other processes stays out, unlike wall time on a shared machine)."""
+    start = time.process_time()
     pred = system(page)
-    return pred, time.perf_counter() - start
+    return pred, time.process_time() - start
 
 
 def _run(outputs: list[tuple[str, float]], pages: list[Page]) -> Run:

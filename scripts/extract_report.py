@@ -10,7 +10,7 @@ are the Done-when of issue #18, computed, never hard-coded:
   and en, ≥ 0 on readability; only when the trafilatura runs are in the report)
 - ``low_recall``: pages with recall < 0.5, per profile (need none)
 - ``empty_with_gold``: empty outputs on pages whose gold has text, per profile (need none)
-- ``time_ratio``: our slower profile's median time per page / traf-bytes' (need ≤ 0.4); both
+- ``time_ratio``: our slower profile's median CPU time per page / traf-bytes' (need ≤ 0.4); both
   start from the raw bytes (charset detection included), the same input; the table shows
   traf-text's median too
 """
@@ -137,7 +137,7 @@ def set_report(set_name: str, pages: Sequence[_Page], runs: Mapping[str, _Run]) 
 
 
 def _system_table(rep: Mapping[str, Any]) -> Iterator[str]:
-    yield f"{'system':<16} {'P':>6} {'R':>6} {'F1':>6} {'empty':>6} {'med ms':>8}"
+    yield f"{'system':<16} {'P':>6} {'R':>6} {'F1':>6} {'empty':>6} {'cpu ms':>8}"
     for name, s in rep["systems"].items():
         yield (
             f"{name:<16} {s['p']:6.3f} {s['r']:6.3f} {s['f1']:6.3f} {s['empty']:6d}"
