@@ -222,29 +222,17 @@ def traf_text(page: Page) -> str:
     return trafilatura.extract(text, url=page.url, include_tables=True) or ""
 
 
-def _decoded(page: Page) -> str:
-    return page.body.decode(page.codec, "replace")
+def _seed(name: str) -> Callable[[Page], str]:
+    """The seed extractor ``extract_baselines.<name>`` on the text decoded with the true codec."""
 
+    def run(page: Page) -> str:
+        import extract_baselines
 
-def blog_body(page: Page) -> str:
-    """The blog-body seed extractor on the truly decoded text."""
-    import extract_baselines
+        extractor: Callable[[str], str] = getattr(extract_baselines, name)
+        return extractor(page.body.decode(page.codec, "replace"))
 
-    return extract_baselines.blog_body(_decoded(page))
-
-
-def dom_score(page: Page) -> str:
-    """The DOM-scorer seed extractor on the truly decoded text."""
-    import extract_baselines
-
-    return extract_baselines.dom_score(_decoded(page))
-
-
-def extract_content(page: Page) -> str:
-    """HTML::ExtractContent's block scoring on the truly decoded text."""
-    import extract_baselines
-
-    return extract_baselines.extract_content(_decoded(page))
+    run.__name__ = name
+    return run
 
 
 SYSTEMS: dict[str, Callable[[Page], str]] = {
@@ -255,9 +243,9 @@ SYSTEMS: dict[str, Callable[[Page], str]] = {
 BASELINES: dict[str, Callable[[Page], str]] = {
     "traf-bytes": traf_bytes,
     "traf-text": traf_text,
-    "blog-body": blog_body,
-    "dom-score": dom_score,
-    "extract-content": extract_content,
+    "blog-body": _seed("blog_body"),
+    "dom-score": _seed("dom_score"),
+    "extract-content": _seed("extract_content"),
 }
 
 
