@@ -43,6 +43,8 @@ phase "build Tika service" python3 -c \
 phase "ruff" ruff check indexer tests scripts
 phase "ruff format" ruff format --check indexer tests scripts
 phase "mypy" mypy indexer
+# Extraction quality gate (#18): F1 floors per corpus set and profile (scripts/extract_gate.py).
+phase "extraction gate" python3 scripts/eval_extraction.py --gate
 rm -rf test-artifacts
 trap show_artifacts EXIT
 phase "tests" python3 -m pytest -q -p no:cacheprovider -p tests.area_times "$@"
