@@ -15,6 +15,7 @@ from indexer.extract.explain import Decision, dom_path
 from indexer.extract.links import count_links, outlinks
 from indexer.extract.metadata import read_metadata
 from indexer.extract.parse import body_of, parse_html
+from indexer.extract.profile import DEFAULT_PROFILE, Profile, check_profile
 from indexer.extract.rules import apply_rule, matching_rule
 from indexer.extract.tags import HEADING_TAGS
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
@@ -63,6 +64,7 @@ def extract(
     encoding: str = "utf-8",
     rules: Sequence[SiteRule] = (),
     max_links: int = _MAX_LINKS,
+    profile: Profile = DEFAULT_PROFILE,
 ) -> ExtractedDoc:
     """Extract title, main text, metadata and outlinks from one decoded HTML page.
 
@@ -81,8 +83,12 @@ def extract(
 
     Raises:
         ExtractError: the page cannot be parsed at all.
+        ConfigError: ``profile`` is not a profile's name.
     """
-    return extract_page(html, url, encoding=encoding, rules=rules, max_links=max_links).doc
+    page = extract_page(
+        html, url, encoding=encoding, rules=rules, max_links=max_links, profile=profile
+    )
+    return page.doc
 
 
 def extract_page(
@@ -95,6 +101,7 @@ def extract_page(
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
+    profile: Profile = DEFAULT_PROFILE,
 ) -> Extraction:
     """:func:`extract` with the host's template, its block keys and the decisions.
 
@@ -103,10 +110,13 @@ def extract_page(
             ``known``: the per-page chain alone decides.
         learn: also return the page's block keys, to count in the host's statistics.
         explain: also return a decision per block (:mod:`indexer.extract.explain`).
+        profile: as for :func:`extract`.
 
     Raises:
         ExtractError: the page cannot be parsed at all.
+        ConfigError: ``profile`` is not a profile's name.
     """
+    profile = check_profile(profile)
     root = parse_html(html)
     doc = read_metadata(root, url, encoding)
     if "nofollow" not in doc.robots:
