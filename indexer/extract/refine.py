@@ -6,6 +6,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from lxml import etree
+
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
 from indexer.extract.comments import comment_blocks
@@ -106,14 +108,21 @@ def anchor_title(candidate: Candidate, anchor: int | None, values: Sequence[floa
 
 
 def drop_repeats(candidate: Candidate, seg: Segmentation) -> Candidate:
-    """Drop long blocks whose text repeats an earlier block's (slideshow captions)."""
-    seen: set[str] = set()
+    """Drop long blocks whose text repeats an earlier block's in another container.
+
+    A gallery repeats each caption once per slide, thumbnail strip or lightbox, each copy
+    in a container of its own; a text's own paragraphs are siblings, so a paragraph that
+    recurs beside the first, in an element of the same class (a refrain, a repeated
+    warning), is the page's and stays.
+    """
+    seen: dict[str, tuple[etree._Element | None, str | None]] = {}
     kept = []
     for index in candidate.indexes:
-        text = seg.blocks[index].text
-        if text in seen and seg.blocks[index].chars >= _MIN_REPEAT:
+        block = seg.blocks[index]
+        place = (block.owner.getparent(), block.owner.get("class"))
+        first = seen.setdefault(block.text, place)
+        if block.chars >= _MIN_REPEAT and (first[0] is not place[0] or first[1] != place[1]):
             continue
-        seen.add(text)
         kept.append(index)
     return Candidate(candidate.extractor, tuple(kept))
 
