@@ -127,7 +127,13 @@ def extract_page(
     chain = _rule_content(root, rule) if rule is not None else None
     if chain is None:
         chain = run_chain(
-            body_of(root), root, doc.title, template=template, learn=learn, explain=explain
+            body_of(root),
+            root,
+            doc.title,
+            template=template,
+            learn=learn,
+            explain=explain,
+            profile=profile,
         )
     doc.text, doc.headings, doc.extractor = chain.text, chain.headings, chain.extractor
     return Extraction(doc, chain.keys, chain.decisions if explain else [])

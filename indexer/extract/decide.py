@@ -21,7 +21,9 @@ from indexer.extract.blocks import block_values, mark_furniture
 from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
 from indexer.extract.parse import prune
+from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.region import own_text
+from indexer.extract.searchable import search_blocks
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
 from indexer.extract.tags import DROP_TAGS
@@ -63,6 +65,8 @@ class _Choice:
     trace: Trace
     template: set[int] = field(default_factory=set)
     unique: set[int] = field(default_factory=set)
+    refused: set[int] = field(default_factory=set)
+    widened: set[int] = field(default_factory=set)
 
 
 _REFUSED = frozenset({"comments", "repeat"})
@@ -80,7 +84,8 @@ def _with_template(
     trace = Trace()
     alone = choose(seg, root, title, trace)
     if not template.known:
-        return _Choice(alone.indexes, alone.extractor, trace)
+        refused = {i for i, why in trace.dropped.items() if why in _REFUSED}
+        return _Choice(alone.indexes, alone.extractor, trace, refused=refused)
     repeated = {i for i, key in enumerate(keys) if key in template.keys}
     navigation = _not_own(seg, keys, slots, titles, template)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
@@ -94,7 +99,7 @@ def _with_template(
     values = block_values(seg.blocks)
     kept = own_text(seg, base, repeated, markup, values, refused)
     unique = set(kept) - set(learned.indexes)
-    return _Choice(kept, learned.extractor, learned_trace, repeated, unique)
+    return _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
 
 
 def _not_own(
@@ -118,6 +123,7 @@ def run_chain(
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
+    profile: Profile = DEFAULT_PROFILE,
 ) -> ChainResult:
     """Segment ``body`` (pruned in place), choose its main content, explain if asked.
 
@@ -128,6 +134,8 @@ def run_chain(
         template: the host's template; not ``known``: the per-page chain alone.
         learn: return the blocks' keys, for the host's statistics.
         explain: return a :class:`~indexer.extract.explain.Decision` per block.
+        profile: ``search`` widens the choice over its content region
+            (:mod:`indexer.extract.searchable`); ``precision`` keeps the chain's choice.
     """
     prune(body, DROP_TAGS)
     seg = segment(body)
@@ -138,6 +146,8 @@ def run_chain(
     slots = slot_keys(seg, paths) if keyed else []
     titles = title_keys(seg) if keyed else []
     choice = _with_template(seg, root, title, keys, slots, titles, template)
+    if profile == "search":
+        _widen(seg, choice, title)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
@@ -145,10 +155,19 @@ def run_chain(
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
 
 
+def _widen(seg: Segmentation, choice: _Choice, title: str) -> None:
+    """The ``search`` profile's content region added to ``choice`` (in place)."""
+    kept = search_blocks(seg, choice.kept, title, choice.refused, block_values(seg.blocks))
+    choice.widened = set(kept) - set(choice.kept)
+    choice.kept = kept
+
+
 def _reason(seg: Segmentation, choice: _Choice, index: int, kept: set[int]) -> Decision:
     block = seg.blocks[index]
     if index in kept:
-        if index in choice.unique:
+        if index in choice.widened:
+            reason = "search-region"
+        elif index in choice.unique:
             reason = "unique"
         else:
             reason = choice.trace.added.get(index, choice.extractor)

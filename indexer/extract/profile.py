@@ -9,15 +9,15 @@ headings — is kept, and boilerplate goes by the host's template and furniture 
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import get_args
 
 from indexer.errors import ConfigError
+from indexer.settings_template import DEFAULT_PROFILE, Profile
 
-Profile = Literal["search", "precision"]
+__all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "check_profile"]
 
 #: The profiles by name, the default first.
 PROFILES: tuple[Profile, ...] = get_args(Profile)
-DEFAULT_PROFILE: Profile = "search"
 
 
 def check_profile(name: str) -> Profile:

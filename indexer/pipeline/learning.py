@@ -95,6 +95,7 @@ class SiteLearning:
         extract = settings.extract
         self.enabled = extract.templates
         self.explain = extract.explain
+        self.profile = extract.profile
         params = TemplateParams(share=extract.template_share, min_pages=extract.template_min_pages)
         self.learner = TemplateLearner(frontier.extract_state, params)
         self.settle = max(extract.template_settle_pages, extract.template_min_pages)
@@ -166,6 +167,7 @@ class SiteLearning:
                     template,
                     False,
                     self.explain,
+                    self.profile,
                 )
             except Exception:  # a re-extraction failure leaves the first text indexed
                 log.exception("re-extraction of %s failed", stored.url)

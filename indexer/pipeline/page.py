@@ -9,6 +9,7 @@ from indexer.encoding import decode_body
 from indexer.errors import ExtractError
 from indexer.extract import SiteRule, extract_page
 from indexer.extract.explain import to_lines
+from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import DecodedText, ExtractedDoc
 
@@ -46,6 +47,7 @@ def process_page(
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
+    profile: Profile = DEFAULT_PROFILE,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
 
@@ -55,7 +57,8 @@ def process_page(
         body: the response body; content_type: its ``Content-Type`` header or None.
         url: the final URL (links resolve against it); rules: ``extract.rules``.
         max_links: outlinks kept (``crawl.max_links_per_page``).
-        template, learn, explain: see :func:`indexer.extract.extract_page`.
+        template, learn, explain, profile: see :func:`indexer.extract.extract_page`
+            (``profile``: ``extract.profile``).
     """
     decoded = decode_body(body, content_type)
     if decoded.encoding == "binary":
@@ -70,6 +73,7 @@ def process_page(
             template=template,
             learn=learn,
             explain=explain,
+            profile=profile,
         )
     except ExtractError as exc:
         return ProcessedPage(decoded, None, str(exc)[:300])

@@ -1,0 +1,217 @@
+"""The ``search`` profile: keep what a search needs inside the page's content region.
+
+A single-page extractor keeps the article; a search also needs the rest of the page's own
+content: the lists and tables beside the prose, ``<pre>`` and ``<dl>`` blocks, the
+headings that introduce them, and on a link-list page (a sitemap, a portal, an index) the
+anchor texts that are the page's content. The chain's choice is widened to its content
+region:
+
+- the region starts at the heading that repeats the page title (a page's content follows
+  its title) and is the smallest element around it that holds more than the heading;
+  without such a heading it is the smallest element holding every block the chain kept;
+  a region that is the whole ``<body>`` widens nothing (a region must be a box of the
+  layout, not the page);
+- inside it, every block that is not furniture (by markup or the host's template), not a
+  comment section and not refused by a chain step (repeats) is kept when it is a text
+  line (link density at most :data:`~indexer.extract.segment.MOSTLY_LINKS`);
+- link lines too when the region is a listing — most of its text is link text — or when
+  they lie in a data table (rows of like cells, or header cells): a table's cells are its
+  data whatever they link to. Elsewhere a link list ("see also", "related") stays out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from lxml import etree
+
+from indexer.extract.comments import comment_blocks
+from indexer.extract.refine import title_anchor
+from indexer.extract.segment import MOSTLY_LINKS, Segmentation
+
+# A region whose (non-furniture) text has at least this share of link text is a listing.
+_LISTING_SHARE = 0.5
+_LISTING_WEIGHT = 0.25
+_LISTED_SHARE = 0.7
+_ARTICLE_PUNCT = 3
+# A table is a data table when it has header cells, or at least this many rows with at
+# least two cells, most of them of one cell count.
+_MIN_ROWS = 3
+_ROOT_TAGS = frozenset({"body", "html"})
+# Owners (or their parents) of the blocks search needs beside prose.
+_STRUCTURE = frozenset({"li", "dt", "dd", "dl", "td", "th", "tr", "pre", "caption"})
+# The region around the title heading holds at least this share of the own text after it.
+_REGION_SHARE = 0.5
+
+
+def _span(seg: Segmentation, element: etree._Element | None) -> tuple[int, int] | None:
+    if element is None or element.tag in _ROOT_TAGS:
+        return None
+    return seg.spans.get(element)
+
+
+def _around_heading(seg: Segmentation, anchor: int) -> tuple[int, int] | None:
+    """From the title heading: the smallest element holding ``_REGION_SHARE`` of the
+    non-furniture text from the heading on (the heading's section, not its header box)."""
+    weights = [0.0 if b.furniture else b.weight for b in seg.blocks[anchor + 1 :]]
+    total = sum(weights)
+    node: etree._Element | None = seg.blocks[anchor].owner
+    while node is not None and node.tag not in _ROOT_TAGS:
+        span = seg.spans.get(node)
+        if span is not None and span[1] > anchor + 1:
+            held = sum(weights[: span[1] - anchor - 1])
+            if held >= _REGION_SHARE * total:
+                return (anchor, span[1])
+        node = node.getparent()
+    return None
+
+
+def _around_kept(seg: Segmentation, kept: Sequence[int]) -> tuple[int, int] | None:
+    """The smallest element whose span holds every kept block."""
+    node: etree._Element | None = seg.blocks[kept[0]].owner
+    while node is not None:
+        span = _span(seg, node)
+        if span is None and node.tag in _ROOT_TAGS:
+            return None
+        if span is not None and span[0] <= kept[0] and span[1] > kept[-1]:
+            return span
+        node = node.getparent()
+    return None
+
+
+def content_region(seg: Segmentation, kept: Sequence[int], title: str) -> tuple[int, int] | None:
+    """``(first, end)`` block span of the content region (module docstring), or None."""
+    anchor = title_anchor(seg, title)
+    if anchor is not None:
+        region = _around_heading(seg, anchor)
+        if region is not None:
+            return region
+    return _around_kept(seg, kept) if kept else None
+
+
+def _is_listing(seg: Segmentation, blocks: Sequence[int], kept: Sequence[int]) -> bool:
+    """True when the region is a link-list page (a sitemap, a portal, an index).
+
+    Most of its text is link text, most of that link text stands in lists, tables or
+    definition lists (the structure of an index, where a teaser column is paragraphs
+    and boxes), and the chain's text inside the region (outside headings) is not an
+    article: fewer than ``_ARTICLE_PUNCT`` sentence marks and, outside links, less than
+    ``_LISTING_WEIGHT`` of the link text (a short article above a long link box is still
+    an article).
+    """
+    chars = sum(seg.blocks[i].chars for i in blocks)
+    links = sum(seg.blocks[i].link_chars for i in blocks)
+    if chars == 0 or links < _LISTING_SHARE * chars:
+        return False
+    listed = sum(seg.blocks[i].link_chars for i in blocks if _structural(seg, i))
+    if listed < _LISTED_SHARE * links:
+        return False
+    own = set(blocks)
+    inside = [seg.blocks[i] for i in kept if i in own and not seg.blocks[i].heading]
+    if sum(block.punct for block in inside) >= _ARTICLE_PUNCT:
+        return False
+    prose = sum(block.chars - block.link_chars for block in inside)
+    return prose < _LISTING_WEIGHT * links
+
+
+def is_data_table(table: etree._Element) -> bool:
+    """True for a table of data: header cells, or ``_MIN_ROWS`` rows of like cell counts.
+
+    Layout tables (one or two big cells per row, cells holding blocks) are not: their
+    cells are split into blocks like ``<div>``s by the segmenter.
+    """
+    rows = [row for row in table.iter("tr") if _own_table(row, table)]
+    if any(cell.tag == "th" for row in rows for cell in row):
+        return True
+    counts = [sum(1 for cell in row if cell.tag in ("td", "th")) for row in rows]
+    wide = [count for count in counts if count >= 2]
+    if len(wide) < _MIN_ROWS:
+        return False
+    most = max(set(wide), key=wide.count)
+    return wide.count(most) * 2 > len(counts)
+
+
+def _own_table(row: etree._Element, table: etree._Element) -> bool:
+    """True when ``row``'s nearest table is ``table`` (not a nested one)."""
+    parent = row.getparent()
+    while parent is not None and parent.tag != "table":
+        parent = parent.getparent()
+    return parent is table
+
+
+def _data_table_blocks(seg: Segmentation, first: int, end: int) -> set[int]:
+    blocks: set[int] = set()
+    for element, (start, stop) in seg.spans.items():
+        if element.tag == "table" and first <= start and stop <= end and is_data_table(element):
+            blocks.update(range(start, stop))
+    return blocks
+
+
+def _structural(seg: Segmentation, index: int) -> bool:
+    """True for a heading, a list item, a table row or cell, a ``<pre>`` or ``<dl>`` line."""
+    block = seg.blocks[index]
+    if block.heading:
+        return True
+    owner = block.owner
+    parent = owner.getparent()
+    return owner.tag in _STRUCTURE or (parent is not None and parent.tag in _STRUCTURE)
+
+
+def _runs(
+    seg: Segmentation, kept: Sequence[int], own: Collection[int], span: tuple[int, int]
+) -> set[int]:
+    """Blocks between the first and last kept block, and the structural text lines
+    running on from either end inside the region (a list, a table, code, a definition
+    list that the chain trimmed as short lines at its edge)."""
+    inside = set(range(kept[0], kept[-1] + 1))
+    for step, start in ((-1, kept[0] - 1), (1, kept[-1] + 1)):
+        index = start
+        while span[0] <= index < span[1] and index in own and _structural(seg, index):
+            if seg.blocks[index].link_density > MOSTLY_LINKS:
+                break
+            inside.add(index)
+            index += step
+    return inside & set(own)
+
+
+def search_blocks(
+    seg: Segmentation,
+    kept: Sequence[int],
+    title: str,
+    refused: Collection[int],
+    values: Sequence[float],
+) -> tuple[int, ...]:
+    """``kept`` widened over the content region for the ``search`` profile.
+
+    Args:
+        seg: the segmented page; ``Block.furniture`` set (markup, and the host's template
+            when known).
+        kept: blocks the chain kept, in document order.
+        title: the page title.
+        refused: blocks a chain step dropped for good reasons (comments, repeats,
+            other pages' navigation).
+        values: block values, for the comment-section check.
+
+    Returns:
+        block indexes in document order; added blocks in a comment section found by its
+        heading over the whole result are left out.
+    """
+    region = content_region(seg, kept, title)
+    if region is None:
+        return tuple(kept)
+    first, end = region
+    own = [i for i in range(first, end) if not seg.blocks[i].furniture and i not in refused]
+    if _is_listing(seg, own, kept):
+        added = set(own)
+    elif kept:
+        tables = _data_table_blocks(seg, first, end)
+        added = {
+            i
+            for i in _runs(seg, kept, set(own), region)
+            if i in tables or seg.blocks[i].link_density <= MOSTLY_LINKS or _structural(seg, i)
+        }
+    else:
+        added = set()
+    result = sorted(set(kept) | added)
+    comments = comment_blocks(seg, result, values) - set(kept)
+    return tuple(i for i in result if i not in comments)
