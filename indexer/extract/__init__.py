@@ -20,6 +20,7 @@ from indexer.extract.rules import apply_rule, matching_rule
 from indexer.extract.tags import HEADING_TAGS
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.extract.text import node_text, nodes_text
+from indexer.extract.titles import affix_keys, clean_title
 from indexer.models import ExtractedDoc
 from indexer.settings import CrawlSettings, SiteRule
 
@@ -34,8 +35,9 @@ class Extraction:
 
     Attributes:
         doc: the extracted document.
-        keys: template keys of the page's blocks (empty unless ``learn``, and when a
-            site rule decided).
+        keys: template keys of the page's blocks (none when a site rule decided) and
+            of its title's first and last parts (:func:`~indexer.extract.titles.affix_keys`);
+            empty unless ``learn``.
         decisions: why each block was kept or dropped (empty unless ``explain``).
     """
 
@@ -123,6 +125,9 @@ def extract_page(
         doc.outlinks = outlinks(root, url, encoding, max_links)
         if len(doc.outlinks) >= max_links:  # cut: say how many the page had
             doc.links_found = max(count_links(root), len(doc.outlinks))
+    title_keys = affix_keys(doc.title) if learn else []
+    if template.known:
+        doc.title = clean_title(doc.title, affixes=template.keys)
     rule = matching_rule(url, rules)
     chain = _rule_content(root, rule) if rule is not None else None
     if chain is None:
@@ -136,4 +141,4 @@ def extract_page(
             profile=profile,
         )
     doc.text, doc.headings, doc.extractor = chain.text, chain.headings, chain.extractor
-    return Extraction(doc, chain.keys, chain.decisions if explain else [])
+    return Extraction(doc, chain.keys + title_keys, chain.decisions if explain else [])

@@ -14,8 +14,10 @@ region:
 - inside it, every block that is not furniture (by markup or the host's template), not a
   comment section and not refused by a chain step (repeats) is kept when it is a text
   line (link density at most :data:`~indexer.extract.segment.MOSTLY_LINKS`);
-- link lines too when the region is a listing — most of its text is link text — or when
-  they lie in a data table (rows of like cells, or header cells): a table's cells are its
+- link lines too when the region is a listing — most of its text is link text; a bare
+  link nested in another entry (a table of contents' lower levels, naming other pages'
+  sections) excepted — or when they lie in a data table (rows of like cells, or header
+  cells): a table's cells are its
   data whatever they link to. Elsewhere a link list ("see also", "related") stays out.
 """
 
@@ -38,6 +40,9 @@ _ARTICLE_PUNCT = 3
 # least two cells, most of them of one cell count.
 _MIN_ROWS = 3
 _ROOT_TAGS = frozenset({"body", "html"})
+# A line with at least this share of link text is a bare link line.
+_BARE_LINKS = 0.98
+_ITEM_TAGS = frozenset({"li", "dt", "dd"})
 # Owners (or their parents) of the blocks search needs beside prose.
 _STRUCTURE = frozenset({"li", "dt", "dd", "dl", "td", "th", "tr", "pre", "caption"})
 # The region around the title heading holds at least this share of the own text after it.
@@ -147,6 +152,22 @@ def _data_table_blocks(seg: Segmentation, first: int, end: int) -> set[int]:
     return blocks
 
 
+def _sub_entry_link(seg: Segmentation, index: int) -> bool:
+    """True for a bare link line nested in another list item: a table of contents'
+    lower levels, which name the sections of other pages (their headings, found there);
+    a top-level entry, and an index entry with words of its own ("add_header() (email
+    method)"), are the listing's own."""
+    block = seg.blocks[index]
+    if block.link_density < _BARE_LINKS:
+        return False
+    items = 0
+    node: etree._Element | None = block.owner
+    while node is not None and node.tag not in _ROOT_TAGS:
+        items += node.tag in _ITEM_TAGS
+        node = node.getparent()
+    return items >= 2
+
+
 def _structural(seg: Segmentation, index: int) -> bool:
     """True for a heading, a list item, a table row or cell, a ``<pre>`` or ``<dl>`` line."""
     block = seg.blocks[index]
@@ -158,16 +179,21 @@ def _structural(seg: Segmentation, index: int) -> bool:
 
 
 def _runs(
-    seg: Segmentation, kept: Sequence[int], own: Collection[int], span: tuple[int, int]
+    seg: Segmentation,
+    kept: Sequence[int],
+    own: Collection[int],
+    span: tuple[int, int],
+    tables: Collection[int],
 ) -> set[int]:
-    """Blocks between the first and last kept block, and the structural text lines
-    running on from either end inside the region (a list, a table, code, a definition
-    list that the chain trimmed as short lines at its edge)."""
+    """Own blocks between the first and last kept block, and the structural lines running
+    on from either end inside the region (a list, a data table, code, a definition list
+    that the chain trimmed as short lines at its edge; a link line ends the run unless it
+    is a data table's cell)."""
     inside = set(range(kept[0], kept[-1] + 1))
     for step, start in ((-1, kept[0] - 1), (1, kept[-1] + 1)):
         index = start
         while span[0] <= index < span[1] and index in own and _structural(seg, index):
-            if seg.blocks[index].link_density > MOSTLY_LINKS:
+            if seg.blocks[index].link_density > MOSTLY_LINKS and index not in tables:
                 break
             inside.add(index)
             index += step
@@ -202,12 +228,12 @@ def search_blocks(
     first, end = region
     own = [i for i in range(first, end) if not seg.blocks[i].furniture and i not in refused]
     if _is_listing(seg, own, kept):
-        added = set(own)
+        added = {i for i in own if not _sub_entry_link(seg, i)}
     elif kept:
         tables = _data_table_blocks(seg, first, end)
         added = {
             i
-            for i in _runs(seg, kept, set(own), region)
+            for i in _runs(seg, kept, set(own), region, tables)
             if i in tables or seg.blocks[i].link_density <= MOSTLY_LINKS or _structural(seg, i)
         }
     else:

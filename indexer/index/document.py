@@ -77,6 +77,7 @@ def build_document(
         "site": site_of(host),
         "path_segments": path_segments(url),
         "title": extracted.title,
+        "title_full": extracted.title_full,
         "content": extracted.text,
         "headings": extracted.headings,
         "description": extracted.description,

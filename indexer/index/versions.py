@@ -16,8 +16,11 @@ from __future__ import annotations
 
 # 2: content_bigram folds ・/=/ー, drops unigrams, is stored for highlighting; katakana
 #    spelling variants mapped (ヴ, ウィ).
-SCHEMA_VERSION = 2
-EXTRACTOR_VERSION = 1
+# 3: title_full (the whole <title>) stored and searched.
+SCHEMA_VERSION = 3
+# 2: extraction profiles (search keeps the content region's lists, tables, link-list
+#    pages); titles lose a site-name part only by og:site_name or the host's template.
+EXTRACTOR_VERSION = 2
 
 
 def stamps() -> dict[str, int]:
