@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from indexer.extract.article import article_blocks
 from indexer.extract.blocks import block_values, mark_furniture
 from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
@@ -135,7 +136,8 @@ def run_chain(
         learn: return the blocks' keys, for the host's statistics.
         explain: return a :class:`~indexer.extract.explain.Decision` per block.
         profile: ``search`` widens the choice over its content region
-            (:mod:`indexer.extract.searchable`); ``precision`` keeps the chain's choice.
+            (:mod:`indexer.extract.searchable`); ``precision`` keeps the article of the
+            chain's choice (:mod:`indexer.extract.article`).
     """
     prune(body, DROP_TAGS)
     seg = segment(body)
@@ -148,6 +150,8 @@ def run_chain(
     choice = _with_template(seg, root, title, keys, slots, titles, template)
     if profile == "search":
         _widen(seg, choice, title)
+    else:
+        choice.kept = article_blocks(seg, choice.kept, title)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
@@ -156,8 +160,15 @@ def run_chain(
 
 
 def _widen(seg: Segmentation, choice: _Choice, title: str) -> None:
-    """The ``search`` profile's content region added to ``choice`` (in place)."""
-    kept = search_blocks(seg, choice.kept, title, choice.refused, block_values(seg.blocks))
+    """The ``search`` profile's content region added to ``choice`` (in place).
+
+    Blocks the chain dropped as repeats of its content are taken back: a second copy
+    costs a search nothing, and it may be the one the reader sees.
+    """
+    repeats = {i for i, why in choice.trace.dropped.items() if why == "repeat"}
+    refused = choice.refused - repeats
+    widened = search_blocks(seg, choice.kept, title, refused, block_values(seg.blocks))
+    kept = tuple(sorted(set(widened) | repeats))
     choice.widened = set(kept) - set(choice.kept)
     choice.kept = kept
 

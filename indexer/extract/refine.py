@@ -14,6 +14,7 @@ from indexer.extract.comments import comment_blocks
 from indexer.extract.explain import Trace
 from indexer.extract.listing import expand_listing
 from indexer.extract.segment import MOSTLY_LINKS, Segmentation
+from indexer.extract.titles import title_parts
 
 # Inside a chosen container, negative blocks weigh this much when trimming its edges: a
 # link list between two paragraphs stays, a trailing "most popular" list goes.
@@ -45,17 +46,21 @@ def title_anchor(seg: Segmentation, title: str) -> int | None:
     """Index of the first heading block that repeats the page title, or None.
 
     Linked headings (teasers of other pages) do not count. A heading matches when,
-    normalised (NFKC, lower case, word characters only), it equals the title or one
-    contains the other.
+    normalised (NFKC, lower case, word characters only), it contains the title, equals
+    one of the title's parts ("Title | Site"), or is a piece of the title at least half
+    its length (a section heading "Videos" does not anchor "Embedded videos test").
     """
     wanted = _norm(title)
     if len(wanted) < _MIN_TITLE:
         return None
+    parts = {_norm(part) for part in title_parts(title)}
     for index, block in enumerate(seg.blocks):
         if not block.heading or block.link_density > MOSTLY_LINKS:
             continue
         text = _norm(block.text)
-        if len(text) >= _MIN_TITLE and (text in wanted or wanted in text):
+        if len(text) < _MIN_TITLE:
+            continue
+        if wanted in text or text in parts or (text in wanted and 2 * len(text) >= len(wanted)):
             return index
     return None
 

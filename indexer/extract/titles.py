@@ -41,6 +41,11 @@ def _normalized(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).lower().split())
 
 
+def title_parts(raw: str) -> list[str]:
+    """The parts of a title between its separators ("A | B - C" → A, B, C)."""
+    return _parts(" ".join(raw.split()))[::2]
+
+
 def affix_key(part: str, end: str) -> str:
     """16 hex digits naming a title part at one ``end`` (``first`` or ``last``)."""
     data = f"title-{end}\n{_normalized(part)}".encode("utf-8", "surrogatepass")
