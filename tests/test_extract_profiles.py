@@ -133,3 +133,9 @@ def test_title_loses_the_site_part_the_host_repeats_and_title_full_keeps_it() ->
     assert doc.title_full == titles[2]
     alone = extract(page, URL)  # one page cannot tell which part is the site's
     assert alone.title == alone.title_full == titles[2]
+
+
+def test_pre_keeps_its_line_breaks() -> None:
+    tail = "<pre>$ ./configure\n$ make\n$ make install</pre>"
+    text = extract(_article(tail), URL, profile="search").text
+    assert "$ ./configure\n$ make\n$ make install" in text

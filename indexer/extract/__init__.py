@@ -59,6 +59,16 @@ def _rule_content(root: etree._Element, rule: SiteRule) -> ChainResult | None:
     return ChainResult(text, [h for h in headings if h], "rules", decisions=kept)
 
 
+def _metadata(root: etree._Element, url: str, encoding: str, max_links: int) -> ExtractedDoc:
+    """The page's metadata and (unless ``nofollow``) its outlinks, at most ``max_links``."""
+    doc = read_metadata(root, url, encoding)
+    if "nofollow" not in doc.robots:
+        doc.outlinks = outlinks(root, url, encoding, max_links)
+        if len(doc.outlinks) >= max_links:  # cut: say how many the page had
+            doc.links_found = max(count_links(root), len(doc.outlinks))
+    return doc
+
+
 def extract(
     html: str,
     url: str,
@@ -120,11 +130,7 @@ def extract_page(
     """
     profile = check_profile(profile)
     root = parse_html(html)
-    doc = read_metadata(root, url, encoding)
-    if "nofollow" not in doc.robots:
-        doc.outlinks = outlinks(root, url, encoding, max_links)
-        if len(doc.outlinks) >= max_links:  # cut: say how many the page had
-            doc.links_found = max(count_links(root), len(doc.outlinks))
+    doc = _metadata(root, url, encoding, max_links)
     title_keys = affix_keys(doc.title) if learn else []
     if template.known:
         doc.title = clean_title(doc.title, affixes=template.keys)
@@ -132,13 +138,8 @@ def extract_page(
     chain = _rule_content(root, rule) if rule is not None else None
     if chain is None:
         chain = run_chain(
-            body_of(root),
-            root,
-            doc.title,
-            template=template,
-            learn=learn,
-            explain=explain,
+            body_of(root), root, doc.title, template=template, learn=learn, explain=explain,
             profile=profile,
-        )
+        )  # fmt: skip
     doc.text, doc.headings, doc.extractor = chain.text, chain.headings, chain.extractor
     return Extraction(doc, chain.keys + title_keys, chain.decisions if explain else [])

@@ -129,8 +129,7 @@ def run_chain(
     """Segment ``body`` (pruned in place), choose its main content, explain if asked.
 
     Args:
-        body: the page's ``<body>``; modified.
-        root: the document root (semantic markup is looked up from it).
+        body: the page's ``<body>``; modified. root: the document root (semantic markup).
         title: the page title (the content is anchored at a heading repeating it).
         template: the host's template; not ``known``: the per-page chain alone.
         learn: return the blocks' keys, for the host's statistics.

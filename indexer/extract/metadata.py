@@ -173,8 +173,7 @@ def read_metadata(root: etree._Element, url: str, encoding: str) -> ExtractedDoc
     """Read the page's metadata (call before the tree is modified).
 
     Returns the page's :class:`~indexer.models.ExtractedDoc` with its metadata fields set
-    (title, description, keywords, author, dates, lang, canonical URL, robots) and the
-    content fields (text, headings, outlinks) still empty.
+    (titles, description, keywords, author, dates, lang, canonical URL, robots), text empty.
 
     Sources, first found wins: Open Graph / ``article:*`` properties, ``<meta name>``,
     schema.org JSON-LD, Dublin Core ``dc.*``, then the first ``<time>`` for dates.

@@ -214,8 +214,7 @@ def search_blocks(
             when known).
         kept: blocks the chain kept, in document order.
         title: the page title.
-        refused: blocks a chain step dropped for good reasons (comments, repeats,
-            other pages' navigation).
+        refused: blocks dropped for good reasons (comments, other pages' navigation).
         values: block values, for the comment-section check.
 
     Returns:

@@ -56,25 +56,17 @@ def process_page(
     Args:
         body: the response body; content_type: its ``Content-Type`` header or None.
         url: the final URL (links resolve against it); rules: ``extract.rules``.
-        max_links: outlinks kept (``crawl.max_links_per_page``).
-        template, learn, explain, profile: see :func:`indexer.extract.extract_page`
-            (``profile``: ``extract.profile``).
+        max_links: outlinks kept (``crawl.max_links_per_page``); template, learn,
+            explain, profile: see :func:`indexer.extract.extract_page`.
     """
     decoded = decode_body(body, content_type)
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
         extraction = extract_page(
-            decoded.text,
-            url,
-            encoding=decoded.encoding,
-            rules=rules,
-            max_links=max_links,
-            template=template,
-            learn=learn,
-            explain=explain,
-            profile=profile,
-        )
+            decoded.text, url, encoding=decoded.encoding, rules=rules, max_links=max_links,
+            template=template, learn=learn, explain=explain, profile=profile,
+        )  # fmt: skip
     except ExtractError as exc:
         return ProcessedPage(decoded, None, str(exc)[:300])
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
