@@ -107,11 +107,12 @@ def _not_own(
     seg: Segmentation, keys: list[str], slots: list[str], titles: list[str], t: SiteTemplate
 ) -> set[int]:
     """Blocks that are not the page's own though not template: seen on other pages, in a
-    navigation slot, or link lines naming another page (:mod:`indexer.extract.template`)."""
+    navigation slot, or link lines and linked entries naming another page
+    (:mod:`indexer.extract.template`)."""
     found = {i for i, key in enumerate(keys) if key in t.seen}
     found.update(i for i, key in enumerate(slots) if key and key in t.keys)
     for i, key in enumerate(titles):
-        if key and seg.blocks[i].link_density > 0.5 and (key in t.seen or key in t.keys):
+        if key and seg.blocks[i].link_chars > 0 and (key in t.seen or key in t.keys):
             found.add(i)
     return found
 

@@ -39,6 +39,25 @@ from indexer.settings import Settings
 log = logging.getLogger(__name__)
 
 
+# A page with at least one outlink per this many characters of text (and this many
+# outlinks) is a table of contents, an index or a sitemap.
+_CHARS_PER_LINK = 80
+_MIN_LINKS = 20
+
+
+def link_dense(page: ProcessedPage) -> bool:
+    """True for a page dense with links: a table of contents, an index, a sitemap.
+
+    Its entries name pages crawled after it, which the template statistics learn only
+    later, so it is re-extracted at the run's end like a host's first pages (a storage
+    decision: a page taken for one in error is only extracted twice).
+    """
+    doc = page.extracted
+    if doc is None or len(doc.outlinks) < _MIN_LINKS:
+        return False
+    return len(doc.text) <= _CHARS_PER_LINK * len(doc.outlinks)
+
+
 @dataclass(frozen=True, slots=True)
 class StoredPage:
     """A raw page kept for re-extraction: what indexed it, and the hash it was indexed with."""
@@ -129,14 +148,15 @@ class SiteLearning:
         sitewide_duplicate: bool = False,
     ) -> None:
         """An indexed page: keep its explanation, count its blocks, store it raw if the
-        host's template was not settled when it was extracted."""
+        host's template was not settled when it was extracted, or if it is dense with
+        links (:func:`link_dense`: a table of contents that later pages explain)."""
         if page.explanation:
             self.frontier.extract_state.save_explanation(url, self.frontier.run, page.explanation)
         if not self.enabled or sitewide_duplicate:
             return
         before = self.learner.pages(host)
         self.learner.observe(host, page.keys)
-        if before < self.settle:
+        if before < self.settle or link_dense(page):
             self.raw.put(host, StoredPage(url, fetched, digest, reason))
 
     async def finish(self, stopping: bool) -> None:
