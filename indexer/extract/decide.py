@@ -152,6 +152,7 @@ def run_chain(
         _widen(seg, choice, title)
     else:
         choice.kept = article_blocks(seg, choice.kept, title)
+        _widen(seg, choice, title, listing_only=True)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
@@ -159,15 +160,19 @@ def run_chain(
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
 
 
-def _widen(seg: Segmentation, choice: _Choice, title: str) -> None:
-    """The ``search`` profile's content region added to ``choice`` (in place).
+def _widen(seg: Segmentation, choice: _Choice, title: str, listing_only: bool = False) -> None:
+    """The content region added to ``choice`` (in place): the ``search`` profile's, or
+    with ``listing_only`` (``precision``) only a link-list page's entries.
 
-    Blocks the chain dropped as repeats of its content are taken back: a second copy
-    costs a search nothing, and it may be the one the reader sees.
+    For ``search``, blocks the chain dropped as repeats of its content are taken back: a
+    second copy costs a search nothing, and it may be the one the reader sees.
     """
-    repeats = {i for i, why in choice.trace.dropped.items() if why == "repeat"}
+    repeats = set()
+    if not listing_only:
+        repeats = {i for i, why in choice.trace.dropped.items() if why == "repeat"}
     refused = choice.refused - repeats
-    widened = search_blocks(seg, choice.kept, title, refused, block_values(seg.blocks))
+    values = block_values(seg.blocks)
+    widened = search_blocks(seg, choice.kept, title, refused, values, listing_only)
     kept = tuple(sorted(set(widened) | repeats))
     choice.widened = set(kept) - set(choice.kept)
     choice.kept = kept

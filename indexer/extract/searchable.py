@@ -206,8 +206,10 @@ def search_blocks(
     title: str,
     refused: Collection[int],
     values: Sequence[float],
+    listing_only: bool = False,
 ) -> tuple[int, ...]:
-    """``kept`` widened over the content region for the ``search`` profile.
+    """``kept`` widened over the content region for the ``search`` profile (with
+    ``listing_only``, for ``precision``: only a link-list page's entries, its article).
 
     Args:
         seg: the segmented page; ``Block.furniture`` set (markup, and the host's template
@@ -228,7 +230,7 @@ def search_blocks(
     own = [i for i in range(first, end) if not seg.blocks[i].furniture and i not in refused]
     if _is_listing(seg, own, kept):
         added = {i for i in own if not _sub_entry_link(seg, i)}
-    elif kept:
+    elif kept and not listing_only:
         tables = _data_table_blocks(seg, first, end)
         added = {
             i
