@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from indexer.cli import main
 from indexer.errors import ConfigError
 from indexer.extract import extract, extract_page
 from indexer.extract.profile import Profile
@@ -139,3 +143,19 @@ def test_pre_keeps_its_line_breaks() -> None:
     tail = "<pre>$ ./configure\n$ make\n$ make install</pre>"
     text = extract(_article(tail), URL, profile="search").text
     assert "$ ./configure\n$ make\n$ make install" in text
+
+
+def test_extract_command_takes_the_profile_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(_article("<figure><figcaption>図1 申請の流れ</figcaption></figure>"))
+    texts = {}
+    for profile in ("search", "precision"):
+        assert main(["extract", "--profile", profile, str(page)]) == 0
+        texts[profile] = json.loads(capsys.readouterr().out)["text"]
+    assert "図1 申請の流れ" in texts["search"] and texts["search"].startswith("業務改善の報告")
+    assert "図1 申請の流れ" not in texts["precision"]  # the article: no caption, no title
+    assert texts["precision"].startswith("第0段落です")
+    with pytest.raises(SystemExit):
+        main(["extract", "--profile", "recall", str(page)])

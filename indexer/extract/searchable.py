@@ -44,7 +44,9 @@ _ROOT_TAGS = frozenset({"body", "html"})
 _BARE_LINKS = 0.98
 _ITEM_TAGS = frozenset({"li", "dt", "dd"})
 # Owners (or their parents) of the blocks search needs beside prose.
-_STRUCTURE = frozenset({"li", "dt", "dd", "dl", "td", "th", "tr", "pre", "caption"})
+_STRUCTURE = frozenset(
+    {"li", "dt", "dd", "dl", "td", "th", "tr", "pre", "caption", "figcaption", "figure"}
+)
 # The region around the title heading holds at least this share of the own text after it.
 _REGION_SHARE = 0.5
 
@@ -169,7 +171,8 @@ def _sub_entry_link(seg: Segmentation, index: int) -> bool:
 
 
 def _structural(seg: Segmentation, index: int) -> bool:
-    """True for a heading, a list item, a table row or cell, a ``<pre>`` or ``<dl>`` line."""
+    """True for a heading, a list item, a table row or cell, a ``<pre>``, ``<dl>`` or
+    figure caption line."""
     block = seg.blocks[index]
     if block.heading:
         return True
