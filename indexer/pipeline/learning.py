@@ -8,7 +8,8 @@ and the raw bodies of a host's first ``extract.template_settle_pages`` pages are
 a short-lived store bounded in bytes (``extract.raw_store_bytes``). At the end of the
 run, when the statistics have seen every page of the run, they are extracted again with
 the template and sent again when their text changed: the first pages are often the
-site's front page and tables of contents, whose links only the later pages explain.
+site's front page and tables of contents, whose links only the later pages explain
+(for that reason a page dense with links, :func:`link_dense`, is stored whenever it comes).
 Chosen over holding the pages back because holding delays every small host's documents
 to the end of the crawl and loses them on a kill, while the store costs only memory and
 a second extraction of at most ``settle`` pages a host (measured by
