@@ -159,3 +159,16 @@ def test_extract_command_takes_the_profile_flag(
     assert texts["precision"].startswith("第0段落です")
     with pytest.raises(SystemExit):
         main(["extract", "--profile", "recall", str(page)])
+
+
+def test_a_section_whose_id_is_its_headings_slug_is_not_furniture() -> None:
+    ids = ["getting-started-with-the-team", "sharing-work-with-the-team", "sharing-it-all-again"]
+    sections = "".join(
+        f'<div class="section" id="{id_}"><h2>Part {n}</h2>'
+        f"<p>Section {n} explains how a team shares its work, step by step, with examples."
+        " Each step is described in full sentences here.</p></div>"
+        for n, id_ in enumerate(ids)
+    )
+    page = f"<html><head><title>Team work</title></head><body><div>{sections}</div></body></html>"
+    text = extract(page, URL, profile="precision").text
+    assert all(f"Section {n} explains" in text for n in range(3))
