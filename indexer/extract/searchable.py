@@ -1,24 +1,28 @@
-"""The ``search`` profile: keep what a search needs inside the page's content region.
+"""Keep what a search needs inside the page's content region (the ``search`` profile).
 
 A single-page extractor keeps the article; a search also needs the rest of the page's own
-content: the lists and tables beside the prose, ``<pre>`` and ``<dl>`` blocks, the
-headings that introduce them, and on a link-list page (a sitemap, a portal, an index) the
-anchor texts that are the page's content. The chain's choice is widened to its content
-region:
+content: the lists and tables beside the prose, ``<pre>`` and ``<dl>`` blocks, figure
+captions, the headings that introduce them, and on a link-list page (a sitemap, a portal,
+an index) the anchor texts that are the page's content. The chain's choice is widened
+over its content region:
 
 - the region starts at the heading that repeats the page title (a page's content follows
-  its title) and is the smallest element around it that holds more than the heading;
-  without such a heading it is the smallest element holding every block the chain kept;
-  a region that is the whole ``<body>`` widens nothing (a region must be a box of the
-  layout, not the page);
-- inside it, every block that is not furniture (by markup or the host's template), not a
-  comment section and not refused by a chain step (repeats) is kept when it is a text
-  line (link density at most :data:`~indexer.extract.segment.MOSTLY_LINKS`);
-- link lines too when the region is a listing — most of its text is link text; a bare
-  link nested in another entry (a table of contents' lower levels, naming other pages'
-  sections) excepted — or when they lie in a data table (rows of like cells, or header
-  cells): a table's cells are its
-  data whatever they link to. Elsewhere a link list ("see also", "related") stays out.
+  its title) and is the smallest element around it holding at least half of the page's
+  non-furniture text after the heading; without such a heading it is the smallest
+  element holding every block the chain kept; a region that would be the whole
+  ``<body>`` widens nothing (a region is a box of the layout, not the page);
+- only blocks that are not furniture (by markup or the host's template) and not refused
+  by a chain step (comment sections, other pages' navigation) are taken;
+- a link-list page (:func:`_is_listing`: mostly link text, in lists or tables, with no
+  article of the chain's inside) keeps every such block of its region, but a bare link
+  nested in another entry (a table of contents' lower levels, which name other pages'
+  sections);
+- any other page keeps the blocks between the first and last block the chain kept, and
+  the structural lines (list items, table cells, ``<pre>``, ``<dl>`` lines, captions,
+  headings) running on from either end, as the chain trims short lines at its edges; a
+  link line ends such a run unless it is a data table's cell
+  (:func:`is_data_table`: a table's cells are its data whatever they link to), so a
+  "see also" or "related" list after an article stays out.
 """
 
 from __future__ import annotations
@@ -31,11 +35,13 @@ from indexer.extract.comments import comment_blocks
 from indexer.extract.refine import title_anchor
 from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 
-# A region whose (non-furniture) text has at least this share of link text is a listing.
+# A listing's region: at least this share of its text is link text, at least this share
+# of that in lists and tables, and the chain's text inside it has fewer sentence marks
+# and, outside links, less than this share of the link text (see _is_listing).
 _LISTING_SHARE = 0.5
-_LISTING_WEIGHT = 0.25
 _LISTED_SHARE = 0.7
 _ARTICLE_PUNCT = 3
+_LISTING_WEIGHT = 0.25
 # A table is a data table when it has header cells, or at least this many rows with at
 # least two cells, most of them of one cell count.
 _MIN_ROWS = 3
