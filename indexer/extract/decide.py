@@ -171,8 +171,7 @@ def _widen(seg: Segmentation, choice: _Choice, title: str, listing_only: bool = 
     if not listing_only:
         repeats = {i for i, why in choice.trace.dropped.items() if why == "repeat"}
     refused = choice.refused - repeats
-    values = block_values(seg.blocks)
-    widened = search_blocks(seg, choice.kept, title, refused, values, listing_only)
+    widened = search_blocks(seg, choice.kept, title, refused, listing_only)
     kept = tuple(sorted(set(widened) | repeats))
     choice.widened = set(kept) - set(choice.kept)
     choice.kept = kept

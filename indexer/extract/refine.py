@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -38,6 +39,7 @@ _NON_WORD = re.compile(r"[\W_]+")
 _SHORT_BODY = 40
 
 
+@functools.lru_cache(maxsize=4096)  # headings are normalised by several steps of one page
 def _norm(text: str) -> str:
     return _NON_WORD.sub("", unicodedata.normalize("NFKC", text).lower())
 

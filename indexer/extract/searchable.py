@@ -31,6 +31,7 @@ from collections.abc import Collection, Sequence
 
 from lxml import etree
 
+from indexer.extract.blocks import block_values
 from indexer.extract.comments import comment_blocks
 from indexer.extract.refine import title_anchor
 from indexer.extract.segment import MOSTLY_LINKS, Segmentation
@@ -46,6 +47,7 @@ _LISTING_WEIGHT = 0.25
 # least two cells, most of them of one cell count.
 _MIN_ROWS = 3
 _ROOT_TAGS = frozenset({"body", "html"})
+_CELL_OWNERS = frozenset({"td", "th", "tr"})
 # A line with at least this share of link text is a bare link line.
 _BARE_LINKS = 0.98
 _ITEM_TAGS = frozenset({"li", "dt", "dd"})
@@ -154,6 +156,8 @@ def _own_table(row: etree._Element, table: etree._Element) -> bool:
 
 def _data_table_blocks(seg: Segmentation, first: int, end: int) -> set[int]:
     blocks: set[int] = set()
+    if not any(block.owner.tag in _CELL_OWNERS for block in seg.blocks[first:end]):
+        return blocks  # no table in the region: the spans need no scan
     for element, (start, stop) in seg.spans.items():
         if element.tag == "table" and first <= start and stop <= end and is_data_table(element):
             blocks.update(range(start, stop))
@@ -214,7 +218,6 @@ def search_blocks(
     kept: Sequence[int],
     title: str,
     refused: Collection[int],
-    values: Sequence[float],
     listing_only: bool = False,
 ) -> tuple[int, ...]:
     """``kept`` widened over the content region for the ``search`` profile (with
@@ -226,7 +229,6 @@ def search_blocks(
         kept: blocks the chain kept, in document order.
         title: the page title.
         refused: blocks dropped for good reasons (comments, other pages' navigation).
-        values: block values, for the comment-section check.
 
     Returns:
         block indexes in document order; added blocks in a comment section found by its
@@ -248,6 +250,8 @@ def search_blocks(
         }
     else:
         added = set()
+    if added <= set(kept):
+        return tuple(kept)
     result = sorted(set(kept) | added)
-    comments = comment_blocks(seg, result, values) - set(kept)
+    comments = comment_blocks(seg, result, block_values(seg.blocks)) - set(kept)
     return tuple(i for i in result if i not in comments)
