@@ -148,16 +148,22 @@ def run_chain(
     slots = slot_keys(seg, paths) if keyed else []
     titles = title_keys(seg) if keyed else []
     choice = _with_template(seg, root, title, keys, slots, titles, template)
-    if profile == "search":
-        _widen(seg, choice, title)
-    else:
-        choice.kept = article_blocks(seg, choice.kept, title)
-        _widen(seg, choice, title, listing_only=True)
+    _apply_profile(seg, choice, title, profile)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
     learnt = keys + [key for key in slots + titles if key] if learn else []
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
+
+
+def _apply_profile(seg: Segmentation, choice: _Choice, title: str, profile: Profile) -> None:
+    """``search``: the content region widens the choice; ``precision``: its article, or a
+    link-list page's entries (in place)."""
+    if profile == "search":
+        _widen(seg, choice, title)
+    else:
+        choice.kept = article_blocks(seg, choice.kept, title)
+        _widen(seg, choice, title, listing_only=True)
 
 
 def _widen(seg: Segmentation, choice: _Choice, title: str, listing_only: bool = False) -> None:

@@ -213,6 +213,19 @@ def _runs(
     return inside & set(own)
 
 
+def _beside_article(
+    seg: Segmentation, kept: Sequence[int], own: Collection[int], region: tuple[int, int]
+) -> set[int]:
+    """On a page that is not a listing: :func:`_runs`' blocks, link lines only as data
+    table cells or structural lines."""
+    tables = _data_table_blocks(seg, *region)
+    return {
+        i
+        for i in _runs(seg, kept, set(own), region, tables)
+        if i in tables or seg.blocks[i].link_density <= MOSTLY_LINKS or _structural(seg, i)
+    }
+
+
 def search_blocks(
     seg: Segmentation,
     kept: Sequence[int],
@@ -242,12 +255,7 @@ def search_blocks(
     if _is_listing(seg, own, kept):
         added = {i for i in own if not _sub_entry_link(seg, i)}
     elif kept and not listing_only:
-        tables = _data_table_blocks(seg, first, end)
-        added = {
-            i
-            for i in _runs(seg, kept, set(own), region, tables)
-            if i in tables or seg.blocks[i].link_density <= MOSTLY_LINKS or _structural(seg, i)
-        }
+        added = _beside_article(seg, kept, own, region)
     else:
         added = set()
     if added <= set(kept):
