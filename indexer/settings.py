@@ -93,7 +93,9 @@ class CrawlSettings(_Section):
     login_patterns: tuple[Regex, ...] = Field(_fields.LOGIN_PATTERNS, description=_fields.LOGIN)
     index_login_pages: bool = Field(False, description="Index a login page itself, once.")
     formats: FormatIds = Field(
-        ALL_FORMATS, description="Format ids indexed (see README); others are wrong-type."
+        ALL_FORMATS,
+        min_length=1,
+        description="Format ids indexed (see README, at least one); others are wrong-type.",
     )
 
 
@@ -240,8 +242,8 @@ class ExtractSettings(TemplateSettings, _Section):
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
     document_timeout: float = Field(60.0, gt=0, description="Wall time per document (s).")
-    worker_memory: int = Field(
-        1 << 30, ge=64 << 20, description="Address-space limit per document worker (bytes)."
+    worker_memory: int = Field(  # a worker needs ~112 MiB to parse (measured): 256 MiB at least
+        1 << 30, ge=256 << 20, description="Address-space limit per document worker (bytes)."
     )
     max_unpacked_bytes: int = Field(
         512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
