@@ -59,7 +59,7 @@ class ExtractedDoc:
     """What extraction finds in one page.
 
     Attributes:
-        title: page title, site name removed.
+        title: page title, a site-name part removed (:mod:`indexer.extract.titles`).
         text: main content, paragraphs separated by newlines.
         extractor: which chain step produced ``text`` (``rules``, ``semantic``, ``blocks``,
             ``dom``, ``fallback``).
@@ -75,6 +75,7 @@ class ExtractedDoc:
         created: ISO 8601 creation date of a document, or None.
         page_count: pages (PDF, slides, sheets) of a document, or None.
         note: what was left out (``text of the first 2000 of 3000 pages``), or ``""``.
+        title_full: the whole ``<title>`` of a page, or ``""``.
     """
 
     title: str
@@ -95,3 +96,4 @@ class ExtractedDoc:
     created: str | None = None
     page_count: int | None = None
     note: str = ""
+    title_full: str = ""

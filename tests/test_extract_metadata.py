@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from indexer.extract import extract
-from indexer.extract.metadata import clean_title, iso_date
+from indexer.extract.metadata import iso_date
+from indexer.extract.titles import affix_keys, clean_title
 
 PAGE = "http://intra.example/news/1.html"
 
@@ -20,7 +21,9 @@ def test_metadata_fields_are_read() -> None:
     <link rel="canonical" href="/news/1">
     </head><body><h1>記事の題</h1><p>本文です。</p></body></html>"""
     doc = extract(html, PAGE)
-    assert doc.title == "記事の題"
+    # One page cannot tell which part is the site's: the title stays whole
+    # (indexer.extract.titles; the host's template or og:site_name decide).
+    assert doc.title == doc.title_full == "記事の題 | サイト名"
     assert doc.description == "説明文"
     assert doc.keywords == ["検索", "全文検索", "Solr"]
     assert doc.author == "山田太郎"
@@ -40,15 +43,27 @@ def test_og_title_wins_and_site_name_is_removed() -> None:
 
 
 @pytest.mark.parametrize(
-    ("raw", "site", "h1", "expected"),
+    ("raw", "site", "expected"),
     [
-        ("休暇の申請方法｜社内ポータル", None, "休暇の申請方法", "休暇の申請方法"),
-        ("Site :: A much longer page title", None, None, "A much longer page title"),
-        ("Just a title", None, None, "Just a title"),
+        ("休暇の申請方法｜社内ポータル", "社内ポータル", "休暇の申請方法"),
+        ("社内ポータル :: 休暇の申請方法", "社内ポータル", "休暇の申請方法"),
+        ("Python || Numbers", None, "Python || Numbers"),
+        ("Site :: A much longer page title", None, "Site :: A much longer page title"),
+        ("Just a title", "Just a title", "Just a title"),
+        ("- dashes -", None, "- dashes -"),
     ],
 )
-def test_clean_title(raw: str, site: str | None, h1: str | None, expected: str) -> None:
-    assert clean_title(raw, site, h1) == expected
+def test_clean_title_drops_only_the_site_name(raw: str, site: str | None, expected: str) -> None:
+    assert clean_title(raw, site) == expected
+
+
+def test_clean_title_drops_the_parts_the_host_repeats() -> None:
+    titles = ["休暇の申請方法 - さくら 社内ポータル", "社員食堂 - さくら 社内ポータル"]
+    keys = {key for title in titles for key in affix_keys(title)}
+    repeated = set(affix_keys(titles[0])) & set(affix_keys(titles[1]))
+    assert len(keys) == 3 and len(repeated) == 1
+    assert clean_title(titles[0], None, repeated) == "休暇の申請方法"
+    assert clean_title("さくら 社内ポータル - 休暇", None, repeated) == "さくら 社内ポータル - 休暇"
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from typing import Any
 from indexer.cli.options import (
     ExitCode,
     add_common,
+    add_profile,
     add_solr_target,
     configure_logging,
     load_from_args,
@@ -48,6 +49,7 @@ FLAG_KEYS = {
     "resume": "crawl.resume",
     "obey_noindex": "crawl.obey_noindex",
     "formats": "crawl.formats",
+    "profile": "extract.profile",
 }
 
 
@@ -61,6 +63,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("seeds", nargs="*", metavar="SEED_URL", help="start URLs")
     add_common(p)
     add_solr_target(p)
+    add_profile(p)
     p.add_argument("--out", type=Path, help="also write each document as a JSON line here")
     p.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")

@@ -23,11 +23,12 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from indexer.cli.options import load_from_args
+from indexer.cli.options import add_profile, load_from_args
 from indexer.encoding import decode_body
 from indexer.errors import DocumentError, IndexerError
 from indexer.extract import extract_page
 from indexer.extract.formats.sniff import decide
+from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.template import (
     NO_TEMPLATE,
     MemoryTemplateStore,
@@ -65,6 +66,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--learn", action="store_true", help="learn the site's template from the FILEs"
     )
+    add_profile(parser)
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path)
     parser.set_defaults(func=run)
 
@@ -109,13 +111,15 @@ async def extract_file(
     formats: tuple[str, ...],
     template: SiteTemplate = NO_TEMPLATE,
     explain: bool = False,
+    profile: Profile = DEFAULT_PROFILE,
 ) -> dict[str, Any]:
     """Read one file, decide its format, parse it; return the JSON-ready record.
 
     The record has the :class:`~indexer.models.ExtractedDoc` fields (``robots`` as a
     sorted list) plus ``file``, ``encoding`` and ``encoding_source``; when the file is
     not indexable, ``file``, ``outcome`` and ``error``. An HTML page is extracted with
-    ``template``; with ``explain`` its record also has ``decisions``.
+    ``template`` and ``profile`` (:mod:`indexer.extract.profile`); with ``explain`` its
+    record also has ``decisions``.
     """
     page_url = url or path.resolve().as_uri()
     try:
@@ -126,7 +130,7 @@ async def extract_file(
     if verdict.format is None or verdict.outcome:  # links-only: a crawl does not index it
         return {"file": str(path), "outcome": verdict.outcome, "error": verdict.reason}
     if verdict.format == "html":
-        return _html_record(path, body, content_type, page_url, template, explain)
+        return _html_record(path, body, content_type, page_url, (template, explain, profile))
     answer = await workers.parse(Job(verdict.format, body, page_url, content_type))
     if isinstance(answer, DocumentError):
         return {"file": str(path), "outcome": answer.outcome, "error": answer.reason}
@@ -138,13 +142,18 @@ def _html_record(
     body: bytes,
     content_type: str | None,
     url: str,
-    template: SiteTemplate,
-    explain: bool,
+    how: tuple[SiteTemplate, bool, Profile],
 ) -> dict[str, Any]:
+    template, explain, profile = how
     try:
         decoded = decode_body(body, content_type)
         page = extract_page(
-            decoded.text, url, encoding=decoded.encoding, template=template, explain=explain
+            decoded.text,
+            url,
+            encoding=decoded.encoding,
+            template=template,
+            explain=explain,
+            profile=profile,
         )
     except IndexerError as exc:
         return {"file": str(path), "outcome": "extract-error", "error": str(exc)}
@@ -155,7 +164,7 @@ def _html_record(
 
 
 async def _extract_all(args: argparse.Namespace) -> None:
-    settings = load_from_args(args, {}).settings
+    settings = load_from_args(args, {"extract.profile": args.profile}).settings
     template = NO_TEMPLATE
     if args.site is not None:
         template = learn_template(_site_pages(args.site), args.content_type)
@@ -165,7 +174,14 @@ async def _extract_all(args: argparse.Namespace) -> None:
     with document_workers(settings, 1) as workers:
         for path in args.files:
             record = await extract_file(
-                path, args.url, args.content_type, workers, formats, template, args.explain
+                path,
+                args.url,
+                args.content_type,
+                workers,
+                formats,
+                template,
+                args.explain,
+                settings.extract.profile,
             )
             _write(record, path, several=len(args.files) > 1)
 

@@ -9,6 +9,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
+from indexer.extract.profile import PROFILES
 from indexer.settings import LoadedSettings, load_settings
 
 
@@ -36,6 +37,16 @@ def add_solr_target(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solr", help="Solr base URL (solr.url)")
     p.add_argument("--core", help="core or collection (solr.core)")
     p.add_argument("--collection", help="SolrCloud collection (solr.collection)")
+
+
+def add_profile(p: argparse.ArgumentParser) -> None:
+    """Add ``--profile search|precision`` (``extract.profile``, :mod:`indexer.extract.profile`)."""
+    p.add_argument(
+        "--profile",
+        choices=PROFILES,
+        help="extraction profile: search (recall first, the default) or precision "
+        "(the article only) (extract.profile)",
+    )
 
 
 def solr_flags(args: argparse.Namespace) -> dict[str, Any]:

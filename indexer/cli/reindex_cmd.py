@@ -13,6 +13,7 @@ from typing import Any
 from indexer.cli.options import (
     ExitCode,
     add_common,
+    add_profile,
     add_solr_target,
     configure_logging,
     load_from_args,
@@ -37,6 +38,7 @@ def add_parser(sub: Any) -> None:
     )
     add_common(p)
     add_solr_target(p)
+    add_profile(p)
     p.add_argument("--delay", type=float, help="per-host delay in seconds (fetch.delay)")
     p.add_argument("--force", action="store_true", help="delete even when the guard trips")
     p.add_argument(
@@ -95,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         "crawl.max_pages": args.max_pages,
         "crawl.max_pages_per_host": args.max_pages_per_host,
         "crawl.max_depth": args.max_depth,
+        "extract.profile": args.profile,
     }
     loaded = load_from_args(args, flags)
     if args.repair:

@@ -30,6 +30,9 @@ _FURNITURE_TOKENS = frozenset(
 # "okMaybeItsACandidate").
 _CONTENT_WORDS = re.compile(r"article|entry|main|content|body|post|story|text|honbun|kiji")
 _TOKEN_SPLIT = re.compile(r"[\s_\-:.]+")
+# An id of this many words or more is made from a heading's text (Docutils, Sphinx, Hugo,
+# GitHub anchors): it says what the section is about, not what kind of box it is.
+_SLUG_WORDS = 4
 _ROLES = frozenset({"navigation", "banner", "contentinfo", "complementary", "search", "menu"})
 
 
@@ -51,6 +54,8 @@ def _furniture_names(class_: str | None, id_: str | None, role: str | None) -> b
     """Judge class, id and role values (pages repeat the same few, hence the cache)."""
     if role and role.lower() in _ROLES:
         return True
+    if id_ and len(_TOKEN_SPLIT.split(id_.strip())) >= _SLUG_WORDS:
+        id_ = None  # a heading's slug ("sharing-with-a-single-developer") names a section
     if not class_ and not id_:
         return False
     names = f"{class_ or ''} {id_ or ''}".lower()

@@ -17,11 +17,14 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from indexer.extract.article import article_blocks
 from indexer.extract.blocks import block_values, mark_furniture
 from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
 from indexer.extract.parse import prune
+from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.region import own_text
+from indexer.extract.searchable import search_blocks
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
 from indexer.extract.tags import DROP_TAGS
@@ -63,6 +66,8 @@ class _Choice:
     trace: Trace
     template: set[int] = field(default_factory=set)
     unique: set[int] = field(default_factory=set)
+    refused: set[int] = field(default_factory=set)
+    widened: set[int] = field(default_factory=set)
 
 
 _REFUSED = frozenset({"comments", "repeat"})
@@ -80,7 +85,8 @@ def _with_template(
     trace = Trace()
     alone = choose(seg, root, title, trace)
     if not template.known:
-        return _Choice(alone.indexes, alone.extractor, trace)
+        refused = {i for i, why in trace.dropped.items() if why in _REFUSED}
+        return _Choice(alone.indexes, alone.extractor, trace, refused=refused)
     repeated = {i for i, key in enumerate(keys) if key in template.keys}
     navigation = _not_own(seg, keys, slots, titles, template)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
@@ -94,18 +100,19 @@ def _with_template(
     values = block_values(seg.blocks)
     kept = own_text(seg, base, repeated, markup, values, refused)
     unique = set(kept) - set(learned.indexes)
-    return _Choice(kept, learned.extractor, learned_trace, repeated, unique)
+    return _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
 
 
 def _not_own(
     seg: Segmentation, keys: list[str], slots: list[str], titles: list[str], t: SiteTemplate
 ) -> set[int]:
     """Blocks that are not the page's own though not template: seen on other pages, in a
-    navigation slot, or link lines naming another page (:mod:`indexer.extract.template`)."""
+    navigation slot, or link lines and linked entries naming another page
+    (:mod:`indexer.extract.template`)."""
     found = {i for i, key in enumerate(keys) if key in t.seen}
     found.update(i for i, key in enumerate(slots) if key and key in t.keys)
     for i, key in enumerate(titles):
-        if key and seg.blocks[i].link_density > 0.5 and (key in t.seen or key in t.keys):
+        if key and seg.blocks[i].link_chars > 0 and (key in t.seen or key in t.keys):
             found.add(i)
     return found
 
@@ -118,16 +125,19 @@ def run_chain(
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
+    profile: Profile = DEFAULT_PROFILE,
 ) -> ChainResult:
     """Segment ``body`` (pruned in place), choose its main content, explain if asked.
 
     Args:
-        body: the page's ``<body>``; modified.
-        root: the document root (semantic markup is looked up from it).
+        body: the page's ``<body>``; modified. root: the document root (semantic markup).
         title: the page title (the content is anchored at a heading repeating it).
         template: the host's template; not ``known``: the per-page chain alone.
         learn: return the blocks' keys, for the host's statistics.
         explain: return a :class:`~indexer.extract.explain.Decision` per block.
+        profile: ``search`` widens the choice over its content region
+            (:mod:`indexer.extract.searchable`); ``precision`` keeps the article of the
+            chain's choice (:mod:`indexer.extract.article`).
     """
     prune(body, DROP_TAGS)
     seg = segment(body)
@@ -138,6 +148,7 @@ def run_chain(
     slots = slot_keys(seg, paths) if keyed else []
     titles = title_keys(seg) if keyed else []
     choice = _with_template(seg, root, title, keys, slots, titles, template)
+    _apply_profile(seg, choice, title, profile)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
@@ -145,10 +156,39 @@ def run_chain(
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
 
 
+def _apply_profile(seg: Segmentation, choice: _Choice, title: str, profile: Profile) -> None:
+    """``search``: the content region widens the choice; ``precision``: its article, or a
+    link-list page's entries (in place)."""
+    if profile == "search":
+        _widen(seg, choice, title)
+    else:
+        choice.kept = article_blocks(seg, choice.kept, title)
+        _widen(seg, choice, title, listing_only=True)
+
+
+def _widen(seg: Segmentation, choice: _Choice, title: str, listing_only: bool = False) -> None:
+    """The content region added to ``choice`` (in place): the ``search`` profile's, or
+    with ``listing_only`` (``precision``) only a link-list page's entries.
+
+    For ``search``, blocks the chain dropped as repeats of its content are taken back: a
+    second copy costs a search nothing, and it may be the one the reader sees.
+    """
+    repeats = set()
+    if not listing_only:
+        repeats = {i for i, why in choice.trace.dropped.items() if why == "repeat"}
+    refused = choice.refused - repeats
+    widened = search_blocks(seg, choice.kept, title, refused, listing_only)
+    kept = tuple(sorted(set(widened) | repeats))
+    choice.widened = set(kept) - set(choice.kept)
+    choice.kept = kept
+
+
 def _reason(seg: Segmentation, choice: _Choice, index: int, kept: set[int]) -> Decision:
     block = seg.blocks[index]
     if index in kept:
-        if index in choice.unique:
+        if index in choice.widened:
+            reason = "search-region"
+        elif index in choice.unique:
             reason = "unique"
         else:
             reason = choice.trace.added.get(index, choice.extractor)

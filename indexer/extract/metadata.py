@@ -1,4 +1,4 @@
-"""Page metadata: title without site name, description, keywords, author, dates, lang, robots."""
+"""Page metadata: titles (:mod:`indexer.extract.titles`), description, dates, lang, robots."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from lxml import etree
 
 from indexer.extract.links import absolute_url, document_base
 from indexer.extract.text import node_text
+from indexer.extract.titles import clean_title
 from indexer.models import ExtractedDoc
 
-# Title separators between a page title and a site name: "Title | Site", "Site - Title".
-_TITLE_SEPARATORS = re.compile(r"\s+[|\-–—:：»«/／·・]\s+|\s*[｜|]\s*|\s*[：]\s*|\s+::\s+")
 _ROBOTS_NAMES = frozenset({"robots"})
 _DATE_JA = re.compile(r"(\d{4})\s*[年/.\-]\s*(\d{1,2})\s*[月/.\-]\s*(\d{1,2})")
 
@@ -90,27 +89,6 @@ def _ld_value(objects: list[dict[str, Any]], key: str) -> str | None:
     return None
 
 
-def clean_title(raw: str, site_name: str | None, h1: str | None) -> str:
-    """Remove the site name from a ``<title>``.
-
-    The site name is ``og:site_name`` when given; otherwise the part of a
-    separator-split title that matches the ``<h1>`` is kept, else the longest part.
-    """
-    raw = " ".join(raw.split())
-    parts = [p.strip() for p in _TITLE_SEPARATORS.split(raw) if p and p.strip()]
-    if len(parts) <= 1:
-        return raw
-    if site_name:
-        kept = [p for p in parts if p.lower() != site_name.strip().lower()]
-        if kept and len(kept) < len(parts):
-            return " | ".join(kept) if len(kept) > 1 else kept[0]
-    if h1:
-        for part in parts:
-            if part and (part in h1 or h1 in part):
-                return part
-    return max(parts, key=len)
-
-
 def _first_h1(root: etree._Element) -> str | None:
     for h1 in root.iter("h1"):
         text = " ".join(node_text(h1).split())
@@ -119,8 +97,10 @@ def _first_h1(root: etree._Element) -> str | None:
     return None
 
 
-def _title(root: etree._Element, meta: dict[str, str]) -> str:
-    h1 = _first_h1(root)
+def _title(root: etree._Element, meta: dict[str, str]) -> tuple[str, str]:
+    """``(title, title_full)``: the Open Graph title or ``<title>`` without an
+    ``og:site_name`` part (:func:`indexer.extract.titles.clean_title`), and the whole
+    ``<title>`` (the Open Graph title, else the first ``<h1>``, when there is none)."""
     og = meta.get("og:title") or meta.get("twitter:title")
     title_el = root.find(".//title")
     raw = (
@@ -128,12 +108,11 @@ def _title(root: etree._Element, meta: dict[str, str]) -> str:
         if title_el is not None
         else ""
     )
-    site = meta.get("og:site_name")
-    if og:
-        return clean_title(og, site, h1)
-    if raw:
-        return clean_title(raw, site, h1)
-    return h1 or ""
+    full = raw or og or _first_h1(root) or ""
+    source = og or raw
+    if not source:
+        return full, full
+    return clean_title(source, meta.get("og:site_name")), full
 
 
 def robots_directives(value: str) -> frozenset[str]:
@@ -194,8 +173,7 @@ def read_metadata(root: etree._Element, url: str, encoding: str) -> ExtractedDoc
     """Read the page's metadata (call before the tree is modified).
 
     Returns the page's :class:`~indexer.models.ExtractedDoc` with its metadata fields set
-    (title, description, keywords, author, dates, lang, canonical URL, robots) and the
-    content fields (text, headings, outlinks) still empty.
+    (titles, description, keywords, author, dates, lang, canonical URL, robots), text empty.
 
     Sources, first found wins: Open Graph / ``article:*`` properties, ``<meta name>``,
     schema.org JSON-LD, Dublin Core ``dc.*``, then the first ``<time>`` for dates.
@@ -217,8 +195,10 @@ def read_metadata(root: etree._Element, url: str, encoding: str) -> ExtractedDoc
         or meta.get("last-modified")
     )
     author = meta.get("author") or meta.get("article:author") or _ld_value(ld, "author")
+    title, title_full = _title(root, meta)
     return ExtractedDoc(
-        title=_title(root, meta),
+        title=title,
+        title_full=title_full,
         text="",
         description=meta.get("description") or meta.get("og:description"),
         keywords=_keywords(meta),

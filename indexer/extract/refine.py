@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+
+from lxml import etree
 
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
@@ -12,6 +15,7 @@ from indexer.extract.comments import comment_blocks
 from indexer.extract.explain import Trace
 from indexer.extract.listing import expand_listing
 from indexer.extract.segment import MOSTLY_LINKS, Segmentation
+from indexer.extract.titles import title_parts
 
 # Inside a chosen container, negative blocks weigh this much when trimming its edges: a
 # link list between two paragraphs stays, a trailing "most popular" list goes.
@@ -35,6 +39,7 @@ _NON_WORD = re.compile(r"[\W_]+")
 _SHORT_BODY = 40
 
 
+@functools.lru_cache(maxsize=4096)  # headings are normalised by several steps of one page
 def _norm(text: str) -> str:
     return _NON_WORD.sub("", unicodedata.normalize("NFKC", text).lower())
 
@@ -43,17 +48,21 @@ def title_anchor(seg: Segmentation, title: str) -> int | None:
     """Index of the first heading block that repeats the page title, or None.
 
     Linked headings (teasers of other pages) do not count. A heading matches when,
-    normalised (NFKC, lower case, word characters only), it equals the title or one
-    contains the other.
+    normalised (NFKC, lower case, word characters only), it contains the title, equals
+    one of the title's parts ("Title | Site"), or is a piece of the title at least half
+    its length (a section heading "Videos" does not anchor "Embedded videos test").
     """
     wanted = _norm(title)
     if len(wanted) < _MIN_TITLE:
         return None
+    parts = {_norm(part) for part in title_parts(title)}
     for index, block in enumerate(seg.blocks):
         if not block.heading or block.link_density > MOSTLY_LINKS:
             continue
         text = _norm(block.text)
-        if len(text) >= _MIN_TITLE and (text in wanted or wanted in text):
+        if len(text) < _MIN_TITLE:
+            continue
+        if wanted in text or text in parts or (text in wanted and 2 * len(text) >= len(wanted)):
             return index
     return None
 
@@ -106,14 +115,21 @@ def anchor_title(candidate: Candidate, anchor: int | None, values: Sequence[floa
 
 
 def drop_repeats(candidate: Candidate, seg: Segmentation) -> Candidate:
-    """Drop long blocks whose text repeats an earlier block's (slideshow captions)."""
-    seen: set[str] = set()
+    """Drop long blocks whose text repeats an earlier block's in another container.
+
+    A gallery repeats each caption once per slide, thumbnail strip or lightbox, each copy
+    in a container of its own; a text's own paragraphs are siblings, so a paragraph that
+    recurs beside the first, in an element of the same class (a refrain, a repeated
+    warning), is the page's and stays.
+    """
+    seen: dict[str, tuple[etree._Element | None, str | None]] = {}
     kept = []
     for index in candidate.indexes:
-        text = seg.blocks[index].text
-        if text in seen and seg.blocks[index].chars >= _MIN_REPEAT:
+        block = seg.blocks[index]
+        place = (block.owner.getparent(), block.owner.get("class"))
+        first = seen.setdefault(block.text, place)
+        if block.chars >= _MIN_REPEAT and (first[0] is not place[0] or first[1] != place[1]):
             continue
-        seen.add(text)
         kept.append(index)
     return Candidate(candidate.extractor, tuple(kept))
 

@@ -124,6 +124,7 @@ class _Walker:
         self.heading = False
         self.depth = 0
         self.in_row = False
+        self.in_pre = False
 
     def flush(self) -> None:
         acc = self.acc
@@ -162,7 +163,8 @@ class _Walker:
         if text.isspace():
             self.acc.pieces.append(" ")
             return
-        text = collapse(text)
+        # <pre> keeps its line breaks (HTML §4.4.3; white-space: pre), as node_text does.
+        text = text.replace("\r\n", "\n").replace("\n", BREAK) if self.in_pre else collapse(text)
         self.acc.pieces.append(text)
         self.acc.has_text = True
         if in_link:
@@ -186,7 +188,8 @@ class _Walker:
         seg = self.seg
         start = len(seg.blocks)
         blockish = tag in _BLOCKISH and not (self.in_row and tag in CELL_TAGS)
-        saved = (self.owner, self.heading, self.depth, self.in_row)
+        saved = (self.owner, self.heading, self.depth, self.in_row, self.in_pre)
+        self.in_pre = self.in_pre or tag == "pre"
         if blockish:
             if self.acc.pieces:
                 self.flush()
@@ -219,7 +222,7 @@ class _Walker:
                 self.add_text(child.tail, in_link)
         if blockish and self.acc.pieces:
             self.flush()
-        self.owner, self.heading, self.depth, self.in_row = saved
+        self.owner, self.heading, self.depth, self.in_row, self.in_pre = saved
         end = len(seg.blocks)
         if end > start:
             seg.spans[node] = (start, end)

@@ -34,7 +34,7 @@ from typing import Protocol
 from lxml import etree
 
 from indexer.extract.explain import dom_path
-from indexer.extract.segment import Segmentation
+from indexer.extract.segment import Block, Segmentation
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
@@ -92,14 +92,23 @@ def text_key(text: str) -> str:
     return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
+_ENTRY_TAGS = frozenset({"li", "dt", "dd"})
+
+
+def _named(block: Block) -> bool:
+    """A heading, a link line, or a list entry that starts with a link ("ABORT — abort
+    the current transaction"): the lines that name a page or a section."""
+    if block.heading or block.link_density > _SLOT_LINKS:
+        return True
+    return block.link_chars > 0 and block.owner.tag in _ENTRY_TAGS
+
+
 def title_keys(seg: Segmentation) -> list[str]:
-    """Per block, :func:`text_key` of a link line or a heading, else ``""``. A link line
-    whose text is also a heading or a link line on another page of the host names that
-    page (a table of contents, an index's repeated qualifier): not the page's own text."""
-    return [
-        text_key(block.text) if block.heading or block.link_density > _SLOT_LINKS else ""
-        for block in seg.blocks
-    ]
+    """Per block, :func:`text_key` of a heading, a link line or a linked list entry,
+    else ``""``. Such a line whose text is also on another page of the host names that
+    page (a table of contents, a table of contents of tables of contents, an index's
+    repeated qualifier): not the page's own text."""
+    return [text_key(block.text) if _named(block) else "" for block in seg.blocks]
 
 
 def slot_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:

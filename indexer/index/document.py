@@ -66,8 +66,7 @@ def build_document(
 ) -> dict[str, Any]:
     """The Solr document (JSON-ready dict) for one indexed page: id = the normalized final
     URL (after redirects), empty values omitted, dates as ISO 8601 strings (JSON has no
-    date type), stamped by :func:`indexer.index.versions.stamps`.
-    """
+    date type), stamped by :func:`indexer.index.versions.stamps`."""
     url, host = fetched.final_url, host_of(fetched.final_url)
     doc: dict[str, Any] = {
         "id": url,
@@ -77,6 +76,7 @@ def build_document(
         "site": site_of(host),
         "path_segments": path_segments(url),
         "title": extracted.title,
+        "title_full": extracted.title_full,
         "content": extracted.text,
         "headings": extracted.headings,
         "description": extracted.description,

@@ -17,8 +17,11 @@ from __future__ import annotations
 # 2: content_bigram folds ・/=/ー, drops unigrams, is stored for highlighting; katakana
 #    spelling variants mapped (ヴ, ウィ).
 # 3: content_bigram folds ファ/フィ/フェ/フォ to ハ/ヒ/ヘ/ホ and an e-/o-row long vowel to イ/ウ.
-SCHEMA_VERSION = 3
-EXTRACTOR_VERSION = 1
+# 4: title_full (the whole <title>) stored and searched.
+SCHEMA_VERSION = 4
+# 2: extraction profiles (search keeps the content region's lists, tables, link-list
+#    pages); titles lose a site-name part only by og:site_name or the host's template.
+EXTRACTOR_VERSION = 2
 
 
 def stamps() -> dict[str, int]:

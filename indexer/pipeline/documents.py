@@ -99,4 +99,5 @@ async def _page(
         rules,
         settings.crawl.max_links_per_page,
         *learning,
+        settings.extract.profile,
     )

@@ -8,7 +8,8 @@ and the raw bodies of a host's first ``extract.template_settle_pages`` pages are
 a short-lived store bounded in bytes (``extract.raw_store_bytes``). At the end of the
 run, when the statistics have seen every page of the run, they are extracted again with
 the template and sent again when their text changed: the first pages are often the
-site's front page and tables of contents, whose links only the later pages explain.
+site's front page and tables of contents, whose links only the later pages explain
+(for that reason a page dense with links, :func:`link_dense`, is stored whenever it comes).
 Chosen over holding the pages back because holding delays every small host's documents
 to the end of the crawl and loses them on a kill, while the store costs only memory and
 a second extraction of at most ``settle`` pages a host (measured by
@@ -37,6 +38,25 @@ from indexer.pipeline.page import ProcessedPage, process_page
 from indexer.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+# A page with at least one outlink per this many characters of text (and this many
+# outlinks) is a table of contents, an index or a sitemap.
+_CHARS_PER_LINK = 80
+_MIN_LINKS = 20
+
+
+def link_dense(page: ProcessedPage) -> bool:
+    """True for a page dense with links: a table of contents, an index, a sitemap.
+
+    Its entries name pages crawled after it, which the template statistics learn only
+    later, so it is re-extracted at the run's end like a host's first pages (a storage
+    decision: a page taken for one in error is only extracted twice).
+    """
+    doc = page.extracted
+    if doc is None or len(doc.outlinks) < _MIN_LINKS:
+        return False
+    return len(doc.text) <= _CHARS_PER_LINK * len(doc.outlinks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +115,7 @@ class SiteLearning:
         extract = settings.extract
         self.enabled = extract.templates
         self.explain = extract.explain
+        self.profile = extract.profile
         params = TemplateParams(share=extract.template_share, min_pages=extract.template_min_pages)
         self.learner = TemplateLearner(frontier.extract_state, params)
         self.settle = max(extract.template_settle_pages, extract.template_min_pages)
@@ -128,14 +149,15 @@ class SiteLearning:
         sitewide_duplicate: bool = False,
     ) -> None:
         """An indexed page: keep its explanation, count its blocks, store it raw if the
-        host's template was not settled when it was extracted."""
+        host's template was not settled when it was extracted, or if it is dense with
+        links (:func:`link_dense`: a table of contents that later pages explain)."""
         if page.explanation:
             self.frontier.extract_state.save_explanation(url, self.frontier.run, page.explanation)
         if not self.enabled or sitewide_duplicate:
             return
         before = self.learner.pages(host)
         self.learner.observe(host, page.keys)
-        if before < self.settle:
+        if before < self.settle or link_dense(page):
             self.raw.put(host, StoredPage(url, fetched, digest, reason))
 
     async def finish(self, stopping: bool) -> None:
@@ -166,6 +188,7 @@ class SiteLearning:
                     template,
                     False,
                     self.explain,
+                    self.profile,
                 )
             except Exception:  # a re-extraction failure leaves the first text indexed
                 log.exception("re-extraction of %s failed", stored.url)

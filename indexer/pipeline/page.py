@@ -9,6 +9,7 @@ from indexer.encoding import decode_body
 from indexer.errors import ExtractError
 from indexer.extract import SiteRule, extract_page
 from indexer.extract.explain import to_lines
+from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import DecodedText, ExtractedDoc
 
@@ -46,6 +47,7 @@ def process_page(
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
+    profile: Profile = DEFAULT_PROFILE,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
 
@@ -54,23 +56,17 @@ def process_page(
     Args:
         body: the response body; content_type: its ``Content-Type`` header or None.
         url: the final URL (links resolve against it); rules: ``extract.rules``.
-        max_links: outlinks kept (``crawl.max_links_per_page``).
-        template, learn, explain: see :func:`indexer.extract.extract_page`.
+        max_links: outlinks kept (``crawl.max_links_per_page``); template, learn,
+            explain, profile: see :func:`indexer.extract.extract_page`.
     """
     decoded = decode_body(body, content_type)
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
         extraction = extract_page(
-            decoded.text,
-            url,
-            encoding=decoded.encoding,
-            rules=rules,
-            max_links=max_links,
-            template=template,
-            learn=learn,
-            explain=explain,
-        )
+            decoded.text, url, encoding=decoded.encoding, rules=rules, max_links=max_links,
+            template=template, learn=learn, explain=explain, profile=profile,
+        )  # fmt: skip
     except ExtractError as exc:
         return ProcessedPage(decoded, None, str(exc)[:300])
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
