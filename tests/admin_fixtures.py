@@ -22,7 +22,11 @@ def write_frontier(data_dir: Path, pages: int = 3, host: str = "127.0.0.1:9") ->
     with Frontier(data_dir) as frontier:
         frontier.start_run(False)
         urls = [f"http://{host}/p{i:03d}.html" for i in range(pages)]
-        urls += [f"http://{host}/gone.html", f"http://{host}/%22%3E{HOSTILE}", f"http://{host}/=cmd"]
+        urls += [
+            f"http://{host}/gone.html",
+            f"http://{host}/%22%3E{HOSTILE}",
+            f"http://{host}/=cmd",
+        ]
         frontier.add((u, host, 1) for u in urls)
         for url in urls:
             assert frontier.claim(host, 1e12) is not None
@@ -60,7 +64,8 @@ async def log_in(client: TestClient, password: str = PASSWORD) -> str:  # type: 
     form = await client.get("/admin/login")
     token = csrf_of(await form.text())
     resp = await client.post(
-        "/admin/login", data={"csrf": token, "password": password, "next": "/admin"},
+        "/admin/login",
+        data={"csrf": token, "password": password, "next": "/admin"},
         allow_redirects=False,
     )
     assert resp.status == 303, await resp.text()

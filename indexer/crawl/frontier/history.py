@@ -63,10 +63,20 @@ class OutcomeHistory:
             db.executescript(_SCHEMA)
 
     def record(self, url: str, run: int, outcome: str, reason: str) -> None:
-        """Add an outcome of ``url`` and drop all but its last :data:`KEEP`."""
+        """Add an outcome of ``url`` and drop all but its last :data:`KEEP`. The same
+        outcome again in the same run (a page re-extracted at the run's end) replaces the
+        entry's time and reason instead of adding one."""
+        now, reason = time.time(), reason[:300]
+        same = self._db.execute(
+            "UPDATE url_history SET at=?, reason=? WHERE rowid=(SELECT rowid FROM url_history "
+            "WHERE url=? ORDER BY at DESC, rowid DESC LIMIT 1) AND run=? AND outcome=?",
+            (now, reason, url, run, outcome),
+        )
+        if same.rowcount:
+            return
         self._db.execute(
             "INSERT INTO url_history (url, at, run, outcome, reason) VALUES (?, ?, ?, ?, ?)",
-            (url, time.time(), run, outcome, reason[:300]),
+            (url, now, run, outcome, reason),
         )
         self._db.execute(_TRIM, (url, url, KEEP))
 
