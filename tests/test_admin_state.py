@@ -161,3 +161,22 @@ def test_the_reindex_child_gets_the_servers_settings(tmp_path: Path) -> None:
         plan.read(line)
     assert plan.changes == {"add": ["u1"], "update": [], "delete": ["u2"]}
     assert plan.summary is not None and plan.summary["delete"] == 1
+
+
+@ON_SESSION_LOOP
+async def test_a_refused_reindex_says_who_should_look(tmp_path: Path, free_port: int) -> None:
+    write_frontier(tmp_path / "crawl")
+    with Frontier(tmp_path / "crawl", create=False) as frontier:
+        run = frontier.start_run(False)
+        ProgressWriter(frontier.progress, "reindex").write(run, {"fetched": 3}, (), {"http-404": 3})
+        reason = f"{HOST}: 3 of 5 documents would be deleted (60% > reindex.max_delete_share 25%)"
+        frontier.set_phase("refused", 3, reason)
+    app = make_client_app(tmp_path / "crawl", f"http://127.0.0.1:{free_port}/solr")
+    async with TestClient(TestServer(app, host="127.0.0.1")) as client:  # type: ignore[arg-type]
+        await log_in(client)
+        text = await (await client.get("/admin")).text()
+    last = text[text.index('class="last-reindex"') : text.index("Runs of the data directory")]
+    assert '<span class="exit-code">3</span>' in last and "phase-refused" in last
+    assert "The mass-delete guard refused" in last and "owner of the host" in last
+    assert "3 of 5 documents would be deleted" in last
+    assert text.count("<tr>") >= 3  # both runs listed
