@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,6 +20,7 @@ from indexer.crawl.frontier.history import KEEP
 from indexer.crawl.frontier.progress import INTERVAL, ProgressWriter
 from indexer.crawl.frontier.view import FrontierView
 from indexer.settings import load_settings
+from indexer.web.admin import pages
 from indexer.web.admin.jobs import Plan, reindex_command
 from indexer.web.admin.pages import PAGE_SIZE
 from tests.admin_fixtures import log_in, make_client_app, write_frontier
@@ -106,7 +108,10 @@ async def big(tmp_path: Path, free_port: int) -> AsyncIterator[TestClient[Any, A
 
 
 @ON_SESSION_LOOP
-async def test_the_table_shows_fifty_a_page_and_the_csv_all(big: TestClient[Any, Any]) -> None:
+async def test_the_table_shows_fifty_a_page_and_the_csv_all(
+    big: TestClient[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "CSV_BATCH", 50)  # 122 rows: three batches
     first = await (await big.get("/admin/urls?outcome=indexed")).text()
     assert first.count('<td class="outcome">indexed</td>') == PAGE_SIZE == 50
     assert '<span class="url-total">122</span>' in first
@@ -121,6 +126,10 @@ async def test_the_table_shows_fifty_a_page_and_the_csv_all(big: TestClient[Any,
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0] == ["url", "host", "outcome", "reason", "last_fetched"]
     assert len(rows) == 1 + 122 and {r[2] for r in rows[1:]} == {"indexed"}
+    assert len({r[0] for r in rows[1:]}) == 122 and [r[0] for r in rows[1:]] == sorted(
+        r[0] for r in rows[1:]
+    )
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", r[4]) for r in rows[1:])
     assert all(not r[0].startswith("=") for r in rows[1:])  # no formula
     assert any(r[0] == f"http://{HOST}/=cmd" for r in rows[1:])
     gone = list(

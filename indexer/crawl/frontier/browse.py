@@ -90,6 +90,17 @@ class UrlBrowser:
             at = None if updated is None else float(updated)
             yield UrlRow(url, host, outcome or "", reason, at)
 
+    def rows_after(self, flt: UrlFilter, after: str, limit: int) -> list[UrlRow]:
+        """Up to ``limit`` URLs ``flt`` lets through that sort after ``after`` (keyset
+        paging: each batch costs the same however far into the list)."""
+        where, params = flt.where()
+        sql = (
+            f"SELECT url, host, {_OUTCOME}, COALESCE(reason, ''), updated FROM urls "
+            f"WHERE {where} AND url > ? ORDER BY url LIMIT ?"
+        )
+        rows = self._db.execute(sql, (*params, after, limit))
+        return [UrlRow(u, h, o or "", r, None if t is None else float(t)) for u, h, o, r, t in rows]
+
     def choices(self) -> tuple[list[str], list[str]]:
         """The outcomes and the hosts present, each sorted (the filter's choices)."""
         rows = self._db.execute(f"SELECT DISTINCT {_OUTCOME} AS o FROM urls ORDER BY o")

@@ -14,6 +14,7 @@ import asyncio
 import csv
 import io
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import web
@@ -26,11 +27,13 @@ from indexer.web.admin.context import ADMIN, ENV, AdminContext, page
 from indexer.web.admin.jobs import Jobs, reindex_command
 from indexer.web.admin.render import environment
 from indexer.web.admin.solr_state import solr_state, stored_document
-from indexer.web.admin.state import all_urls, doc_state, overview, url_page
+from indexer.web.admin.state import doc_state, overview, url_batch, url_page
 
 #: Rows of the outcome table per page.
 PAGE_SIZE = 50
 FILTER_KEYS = ("outcome", "host", "q")
+#: Rows the CSV download reads from the crawl state at a time.
+CSV_BATCH = 2000
 #: Characters of a document's ``content`` shown on its page.
 CONTENT_SHOWN = 3000
 #: Decisions of an explanation shown on a document's page.
@@ -140,25 +143,44 @@ async def urls(request: web.Request) -> web.Response:
 
 async def urls_csv(request: web.Request) -> web.StreamResponse:
     """``GET /admin/urls.csv``: every URL of the filtered list (RFC 4180, UTF-8 with BOM
-    so that spreadsheet programs read the Japanese right)."""
+    so that spreadsheet programs read the Japanese right), streamed in batches of
+    :data:`CSV_BATCH` rows."""
     ctx = request.app[ADMIN]
     if ctx.data_dir is None:
         raise web.HTTPNotFound()
+    flt = url_filter(request)
     try:
-        rows = await asyncio.to_thread(all_urls, ctx.data_dir, url_filter(request))
+        batch = await asyncio.to_thread(url_batch, ctx.data_dir, flt, "", CSV_BATCH)
     except StateError as exc:
         raise web.HTTPNotFound(text=str(exc)) from None
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["url", "host", "outcome", "reason", "last_fetched"])
-    for row in rows:
-        fetched = "" if row.updated is None else f"{row.updated:.0f}"
-        writer.writerow([_cell(row.url), _cell(row.host), row.outcome, _cell(row.reason), fetched])
-    response = web.Response(
-        body=("\ufeff" + out.getvalue()).encode("utf-8"), content_type="text/csv", charset="utf-8"
-    )
+    response = web.StreamResponse(headers={"Content-Type": "text/csv; charset=utf-8"})
     response.headers["Content-Disposition"] = 'attachment; filename="outcomes.csv"'
+    await response.prepare(request)
+    await response.write(
+        ("\ufeff" + _csv([["url", "host", "outcome", "reason", "last_fetched"]])).encode()
+    )
+    while batch:
+        lines = [
+            [_cell(r.url), _cell(r.host), r.outcome, _cell(r.reason), _time(r.updated)]
+            for r in batch
+        ]
+        await response.write(_csv(lines).encode("utf-8"))
+        if len(batch) < CSV_BATCH:
+            break
+        batch = await asyncio.to_thread(url_batch, ctx.data_dir, flt, batch[-1].url, CSV_BATCH)
+    await response.write_eof()
     return response
+
+
+def _csv(rows: list[list[str]]) -> str:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    return out.getvalue()
+
+
+def _time(epoch: float | None) -> str:
+    """ISO 8601 in UTC, to the second ('' for None)."""
+    return "" if epoch is None else datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
 
 
 def _cell(value: str) -> str:

@@ -104,14 +104,15 @@ def url_page(data_dir: Path, flt: UrlFilter, offset: int, limit: int) -> UrlPage
         )
 
 
-def all_urls(data_dir: Path, flt: UrlFilter) -> list[UrlRow]:
-    """Every URL ``flt`` lets through (the CSV download).
+def url_batch(data_dir: Path, flt: UrlFilter, after: str, limit: int) -> list[UrlRow]:
+    """The next ``limit`` URLs ``flt`` lets through after ``after`` (the CSV download, in
+    batches: a crawl running meanwhile may add or change rows between two batches).
 
     Raises:
         StateError: as :func:`url_page`.
     """
     with FrontierView(data_dir) as view:
-        return list(view.browse.rows(flt))
+        return view.browse.rows_after(flt, after, limit)
 
 
 @dataclass(frozen=True)
