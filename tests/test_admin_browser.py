@@ -71,7 +71,8 @@ def admin(solr_base_url: str, tmp_path_factory: pytest.TempPathFactory) -> Itera
             f"{solr_base_url}/pages/update", params={"commit": "true"}, json=[guessed], timeout=30
         ).raise_for_status()
         args = ["--port", "0", "--solr", solr_base_url, "--data-dir", str(tmp / "crawl")]
-        with run_serve(args, {"INDEXER_SERVE_ADMIN_PASSWORD": ""}) as server:
+        env = {"INDEXER_SERVE_ADMIN_PASSWORD": "", "INDEXER_FETCH_DELAY": "0"}  # reindex child
+        with run_serve(args, env) as server:
             yield Admin(server, solr_base_url, tmp, bases, tmp / "sites")
 
 
