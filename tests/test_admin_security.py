@@ -59,8 +59,11 @@ async def test_every_post_route_without_a_session_lands_on_the_login(
 async def test_login_sets_a_strict_httponly_expiring_cookie(client: TestClient[Any, Any]) -> None:
     form = await client.get("/admin/login")
     token = csrf_of(await form.text())
-    wrong = await client.post("/admin/login", data={"csrf": token, "password": "nope"})
+    wrong = await client.post(
+        "/admin/login", data={"csrf": token, "password": "nope", "next": "/admin/urls"}
+    )
     assert wrong.status == 401 and "Wrong password" in await wrong.text()
+    assert 'name="next" value="/admin/urls"' in await wrong.text()  # kept for the next try
     assert auth.SESSION_COOKIE not in {c.key for c in client.session.cookie_jar}
     resp = await client.post(
         "/admin/login",

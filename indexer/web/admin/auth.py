@@ -47,9 +47,12 @@ class Sessions:
     live: dict[str, Session] = field(default_factory=dict)
 
     def create(self) -> tuple[str, Session]:
-        """A new session: ``(cookie value, session)``."""
+        """A new session: ``(cookie value, session)``; expired ones are forgotten."""
+        now = time.time()
+        for old in [t for t, s in self.live.items() if s.expires <= now]:
+            del self.live[old]
         token = secrets.token_urlsafe(32)
-        session = Session(secrets.token_urlsafe(32), time.time() + SESSION_SECONDS)
+        session = Session(secrets.token_urlsafe(32), now + SESSION_SECONDS)
         self.live[token] = session
         return token, session
 

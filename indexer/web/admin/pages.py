@@ -63,10 +63,13 @@ def setup_admin(app: web.Application, ctx: AdminContext) -> None:
     reindex_page.add_routes(r)
 
 
-async def login_form(request: web.Request, failed: bool = False) -> web.Response:
-    """``GET /admin/login``: the password form, with a fresh pre-login CSRF token."""
+async def login_form(
+    request: web.Request, failed: bool = False, target: str | None = None
+) -> web.Response:
+    """``GET /admin/login``: the password form, with a fresh pre-login CSRF token
+    (``target``: where a right password leads, default the ``next`` parameter)."""
     token, new = auth.login_token(request)
-    target = auth.safe_next(request.query.get("next"))
+    target = target or auth.safe_next(request.query.get("next"))
     response = page(
         request, "login.html", 401 if failed else 200, login_csrf=token, next=target, failed=failed
     )
@@ -81,7 +84,7 @@ async def login(request: web.Request) -> web.StreamResponse:
     if right:
         return auth.start_session(request, target)
     await asyncio.sleep(auth.FAILED_LOGIN_DELAY)
-    return await login_form(request, failed=True)
+    return await login_form(request, failed=True, target=target)
 
 
 async def logout(request: web.Request) -> web.StreamResponse:
