@@ -148,3 +148,17 @@ async def test_settings_mask_secrets(tmp_path: Path, free_port: int) -> None:
         text = await (await c.get("/admin/settings")).text()
     assert PASSWORD not in text and "serve.admin_password" in text
     assert "[file]" not in text and "solr.url" in text
+
+
+async def test_the_route_tests_cover_every_admin_route(client: TestClient[Any, Any]) -> None:
+    app = client.server.app  # type: ignore[union-attr]
+    registered = {
+        (route.method, route.resource.canonical)
+        for route in app.router.routes()
+        if route.resource is not None
+        and auth.is_admin_path(route.resource.canonical)
+        and route.resource.canonical != "/admin/login"
+        and route.method != "HEAD"
+    }
+    tested = {("GET", r.split("?")[0]) for r in GET_ROUTES} | {("POST", r) for r in POST_ROUTES}
+    assert registered == tested
