@@ -92,6 +92,9 @@ async def test_login_refuses_a_foreign_next_and_a_post_without_its_token(
         allow_redirects=False,
     )
     assert resp.headers["Location"] == "/admin"
+    assert auth.safe_next("/admin/urls\r\nSet-Cookie: x=1") == "/admin"
+    assert auth.safe_next("/admin\\..\\x") == "/admin" and auth.safe_next("/other") == "/admin"
+    assert auth.safe_next("/admin/urls?q=a") == "/admin/urls?q=a"
 
 
 @pytest.mark.parametrize("route", POST_ROUTES)

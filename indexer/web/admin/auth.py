@@ -110,8 +110,14 @@ def _same(given: str, expected: str) -> bool:
 
 
 def safe_next(value: str | None) -> str:
-    """Where to go after login: an admin path of this server, else ``/admin``."""
-    if value and is_admin_path(value) and not value.startswith("//") and "\\" not in value:
+    """Where to go after login: an admin path of this server (no other host, no control
+    characters that could split the ``Location`` header), else ``/admin``."""
+    if (
+        value
+        and is_admin_path(value)
+        and "\\" not in value
+        and not any(ord(c) < 32 or ord(c) == 127 for c in value)
+    ):
         return value
     return "/admin"
 
