@@ -84,6 +84,7 @@ async def test_login_refuses_a_foreign_next_and_a_post_without_its_token(
     await client.get("/admin/login")
     no_token = await client.post("/admin/login", data={"password": PASSWORD})
     assert no_token.status == 403
+    assert auth.SESSION_COOKIE not in {c.key for c in client.session.cookie_jar}
     form = await client.get("/admin/login?next=//example.invalid/x")
     token = csrf_of(await form.text())
     resp = await client.post(
@@ -105,6 +106,7 @@ async def test_a_post_without_the_csrf_token_is_refused(
     for data in ({}, {"csrf": token[:-1] + ("A" if token[-1] != "A" else "B")}):
         resp = await client.post(route, data=data, allow_redirects=False)
         assert resp.status == 403, route
+        assert await resp.text() == "refused: missing or wrong CSRF token"
     assert (await client.get("/admin", allow_redirects=False)).status == 200  # still logged in
 
 

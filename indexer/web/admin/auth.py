@@ -9,7 +9,7 @@
   (:func:`admin_guard`).
 - Every POST carries a CSRF token in the form field ``csrf`` (OWASP's synchronizer token
   pattern): the session's own token, or before login the token of the ``indexer_login``
-  cookie (double submit). A POST without the right one is refused with 403.
+  cookie (double submit). A POST without the right one is refused with 403 (:func:`refused`).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ async def admin_guard(request: web.Request, handler: Handler) -> web.StreamRespo
     if request.method == "POST":
         form = await request.post()
         if not _same(str(form.get("csrf", "")), session.csrf):
-            raise web.HTTPForbidden(text="refused: missing or wrong CSRF token")
+            return refused()
     return await handler(request)
 
 
@@ -137,19 +137,22 @@ def set_cookie(response: web.StreamResponse, name: str, value: str, max_age: int
     )
 
 
-async def check_login(request: web.Request) -> tuple[bool, str]:
-    """Check a login POST: ``(password right, next path)``.
-
-    Raises:
-        HTTPForbidden: the form's CSRF token is not the ``indexer_login`` cookie's.
-    """
+async def check_login(request: web.Request) -> tuple[bool | None, str]:
+    """Check a login POST: ``(password right, next path)``; ``None`` instead of a bool
+    when the form's CSRF token is not the ``indexer_login`` cookie's (refuse it)."""
     form = await request.post()
+    target = safe_next(str(form.get("next", "")))
     cookie = request.cookies.get(LOGIN_COOKIE, "")
     if len(cookie) < 32 or not _same(str(form.get("csrf", "")), cookie):
-        raise web.HTTPForbidden(text="refused: missing or wrong CSRF token")
+        return None, target
     expected = request.app[PASSWORD]
-    right = bool(expected) and _same(str(form.get("password", "")), expected)
-    return right, safe_next(str(form.get("next", "")))
+    return bool(expected) and _same(str(form.get("password", "")), expected), target
+
+
+def refused() -> web.Response:
+    """The answer to a POST without its CSRF token: 403 with one line (returned, not
+    raised, so that no error page stands in for it)."""
+    return web.Response(status=403, text="refused: missing or wrong CSRF token")
 
 
 def start_session(request: web.Request, target: str) -> web.StreamResponse:

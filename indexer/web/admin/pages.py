@@ -81,6 +81,8 @@ async def login_form(
 async def login(request: web.Request) -> web.StreamResponse:
     """``POST /admin/login``: a session on the right password, else the form again (401)."""
     right, target = await auth.check_login(request)
+    if right is None:
+        return auth.refused()
     if right:
         return auth.start_session(request, target)
     await asyncio.sleep(auth.FAILED_LOGIN_DELAY)
