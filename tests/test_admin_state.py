@@ -18,6 +18,7 @@ from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.browse import UrlFilter
 from indexer.crawl.frontier.history import KEEP
 from indexer.crawl.frontier.progress import INTERVAL, ProgressWriter
+from indexer.crawl.frontier.schema import FRONTIER
 from indexer.crawl.frontier.view import FrontierView
 from indexer.settings import load_settings
 from indexer.web.admin import pages
@@ -51,13 +52,19 @@ def test_history_keeps_the_last_five_outcomes_of_each_url(tmp_path: Path) -> Non
     assert len(queued) == KEEP and {h.outcome for h in queued} == {"max-pages"}
 
 
-def test_a_view_of_an_older_frontier_reads_empty_history_and_progress(tmp_path: Path) -> None:
+def test_an_older_frontier_reads_empty_then_gains_the_tables(tmp_path: Path) -> None:
     with Frontier(tmp_path) as frontier:
         frontier.start_run(False)
         frontier._db.execute("DROP TABLE url_history")
         frontier._db.execute("DROP TABLE run_progress")
-    with FrontierView(tmp_path) as view:
+        frontier._db.execute("PRAGMA user_version=2")  # as written before the admin step
+    with FrontierView(tmp_path) as view:  # read-only: no upgrade
         assert view.history.of("http://x/") == [] and view.progress.all() == {}
+    with Frontier(tmp_path) as frontier:  # opened for writing: the version 3 step
+        assert frontier._db.execute("PRAGMA user_version").fetchone()[0] == FRONTIER.version
+        frontier.history.record("http://x/", 1, "indexed", "")
+    with FrontierView(tmp_path) as view:
+        assert [h.outcome for h in view.history.of("http://x/")] == ["indexed"]
 
 
 def test_progress_is_written_every_two_seconds_and_at_the_end(tmp_path: Path) -> None:

@@ -1,10 +1,11 @@
 """Each URL's last outcomes: the history the admin document view shows.
 
-One table of the frontier's SQLite database, created if missing (additive, like
-:mod:`.extract_state`: an older frontier gains it on open, an older version ignores it):
-``url_history`` holds, per URL, its last :data:`KEEP` outcomes with the run, the time
-(epoch seconds) and the reason. The frontier records an entry wherever it stores an
-outcome (:meth:`indexer.crawl.frontier.Frontier.finish` and its siblings).
+One table of the frontier's SQLite database, added by the schema's version 3 step
+(:data:`indexer.crawl.frontier.schema.STEPS`, applied when a frontier is opened for
+writing; a read-only view of an older file reads no history): ``url_history`` holds, per
+URL, its last :data:`KEEP` outcomes with the run, the time (epoch seconds) and the reason.
+The frontier records an entry wherever it stores an outcome
+(:meth:`indexer.crawl.frontier.Frontier.finish` and its siblings).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 #: Outcomes kept per URL (issue 22: "the last five").
 KEEP = 5
 
-_SCHEMA = """
+#: The table (part of the frontier's version 3 step).
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS url_history (
     url TEXT NOT NULL,
     at REAL NOT NULL,
@@ -53,14 +55,11 @@ class OutcomeHistory:
     """The ``url_history`` table of a frontier.
 
     Args:
-        db: an open connection in autocommit mode (the frontier's).
-        read_only: do not create the table (a view of a running crawl's state).
+        db: an open connection in autocommit mode (the frontier's), or a read-only one.
     """
 
-    def __init__(self, db: sqlite3.Connection, *, read_only: bool = False) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        if not read_only:
-            db.executescript(_SCHEMA)
 
     def record(self, url: str, run: int, outcome: str, reason: str) -> None:
         """Add an outcome of ``url`` and drop all but its last :data:`KEEP`. The same
@@ -81,11 +80,11 @@ class OutcomeHistory:
         self._db.execute(_TRIM, (url, url, KEEP))
 
     def record_queued(self, run: int, outcome: str, reason: str, host: str | None) -> None:
-        """Add ``outcome`` for every URL still queued (of ``host``, or all), as
+        """Add ``outcome`` for every URL still queued in run ``run`` (of ``host``, or all), as
         :meth:`indexer.crawl.frontier.Frontier.finish_queued` is about to store it; older
         entries of those URLs beyond :data:`KEEP` are dropped."""
-        where = "state='queued'" if host is None else "state='queued' AND host=?"
-        params: tuple[str, ...] = () if host is None else (host,)
+        where = "state='queued' AND run=?" + ("" if host is None else " AND host=?")
+        params: tuple[object, ...] = (run,) if host is None else (run, host)
         self._db.execute(
             "INSERT INTO url_history (url, at, run, outcome, reason) "
             f"SELECT url, ?, ?, ?, ? FROM urls WHERE {where}",

@@ -1,8 +1,8 @@
 """A running crawl's progress, written into the crawl state so that another process (the
 admin views of ``indexer serve``) can show it.
 
-One table of the frontier's SQLite database, created if missing (additive, like
-:mod:`.extract_state`): ``run_progress`` holds one row per run, its latest
+One table of the frontier's SQLite database, added by the schema's version 3 step
+(:data:`indexer.crawl.frontier.schema.STEPS`): ``run_progress`` holds one row per run, its latest
 :class:`Progress` as JSON. A crawl writes it at most every :data:`INTERVAL` seconds while
 it dispatches, and once more when the run ends, so the row of an ended run holds its final
 counts per outcome.
@@ -20,7 +20,8 @@ Counts = Mapping[str, int]
 #: Seconds between two progress writes of a running crawl (issue 22: "every 2 seconds").
 INTERVAL = 2.0
 
-_SCHEMA = """
+#: The table (part of the frontier's version 3 step).
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS run_progress (
     run INTEGER PRIMARY KEY,
     updated REAL NOT NULL,
@@ -62,14 +63,11 @@ class ProgressStore:
     """The ``run_progress`` table of a frontier.
 
     Args:
-        db: an open connection in autocommit mode (the frontier's).
-        read_only: do not create the table (a view of a running crawl's state).
+        db: an open connection in autocommit mode (the frontier's), or a read-only one.
     """
 
-    def __init__(self, db: sqlite3.Connection, *, read_only: bool = False) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        if not read_only:
-            db.executescript(_SCHEMA)
 
     def write(self, progress: Progress) -> None:
         """Store ``progress`` as its run's row (replacing the earlier one)."""

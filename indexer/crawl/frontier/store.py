@@ -25,7 +25,8 @@ from indexer.crawl.frontier.history import OutcomeHistory
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
-from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
+from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL, upgrade
+from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.errors import StateError
 
 
@@ -76,6 +77,8 @@ class Frontier(RecrawlRecords):
             self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
             add_run_columns(self._db)
             self.add_recrawl_schema()
+            upgrade(self._db)
+            self.tombstones = Tombstones(self._db)
             self.extract_state = ExtractState(self._db)
             self.history = OutcomeHistory(self._db)
             self.progress = ProgressStore(self._db)
@@ -157,11 +160,14 @@ class Frontier(RecrawlRecords):
     def add(self, entries: Iterable[tuple[str, str, int]]) -> int:
         """Queue ``(url, host, depth)`` entries not yet seen in this run; returns how many.
 
-        A URL known from an earlier run is queued again, keeping its validators.
+        A URL known from an earlier run is queued again, keeping its validators. A URL that
+        ``indexer delete`` buried (:attr:`tombstones`) is not admitted.
         """
         added = 0
         with self._tx():
             for url, host, depth in entries:
+                if self.tombstones.buries(url):
+                    continue
                 cur = self._db.execute(
                     "INSERT INTO urls (url, host, depth, run) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT(url) DO UPDATE SET state='queued', attempts=0, next_fetch=0, "
@@ -172,16 +178,20 @@ class Frontier(RecrawlRecords):
         return added
 
     def hosts_with_queued(self) -> list[str]:
-        """Hosts that have at least one queued URL."""
-        rows = self._db.execute("SELECT DISTINCT host FROM urls WHERE state='queued'")
+        """Hosts that have at least one URL queued in this run."""
+        rows = self._db.execute(
+            "SELECT DISTINCT host FROM urls WHERE state='queued' AND run=?", (self.run,)
+        )
         return [r[0] for r in rows]
 
     def claim(self, host: str, now: float) -> Claimed | None:
-        """Take the shallowest due URL of ``host`` and mark it ``fetching``; None if none due."""
+        """Take the shallowest due URL of ``host`` queued in this run and mark it
+        ``fetching``; None if none due. (URLs a killed run left queued wait for the next run
+        that queues them: the re-send run of ``reindex --repair`` fetches only its own.)"""
         row = self._db.execute(
             "SELECT url, depth, attempts, etag, last_modified, content_hash, resend FROM urls "
-            "WHERE host=? AND state='queued' AND next_fetch<=? ORDER BY depth LIMIT 1",
-            (host, now),
+            "WHERE host=? AND state='queued' AND run=? AND next_fetch<=? ORDER BY depth LIMIT 1",
+            (host, self.run, now),
         ).fetchone()
         if row is None:
             return None
@@ -192,9 +202,11 @@ class Frontier(RecrawlRecords):
         return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
-        """Earliest ``next_fetch`` (epoch seconds) among the host's queued URLs, or None."""
+        """Earliest ``next_fetch`` (epoch seconds) among the host's URLs queued in this run,
+        or None."""
         row = self._db.execute(
-            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued'", (host,)
+            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued' AND run=?",
+            (host, self.run),
         ).fetchone()
         return None if row[0] is None else float(row[0])
 
@@ -260,8 +272,11 @@ class Frontier(RecrawlRecords):
         A copy of it still queued in this run is settled too, so it is not fetched again; a
         copy in flight (fetched, its document held for the site-wide verdict) finds itself
         reached and sends nothing.
-        Returns False when the URL had already ended in this run (nothing changed).
+        Returns False when the URL had already ended in this run, or was buried by ``indexer
+        delete`` (nothing changed).
         """
+        if self.tombstones.buries(url):
+            return False
         cur = self._db.execute(
             "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
@@ -275,10 +290,14 @@ class Frontier(RecrawlRecords):
         return cur.rowcount > 0
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
-        """Give every URL still queued (of ``host``, or all) a final outcome; returns how many."""
+        """Give every URL still queued in this run (of ``host``, or all) a final outcome;
+        returns how many."""
         self.history.record_queued(self.run, outcome, reason, host)
-        sql = "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE state='queued'"
-        params: tuple[object, ...] = (outcome, reason, time.time())
+        sql = (
+            "UPDATE urls SET state='done', outcome=?, reason=?, updated=? "
+            "WHERE state='queued' AND run=?"
+        )
+        params: tuple[object, ...] = (outcome, reason, time.time(), self.run)
         if host is not None:
             sql += " AND host=?"
             params += (host,)

@@ -33,8 +33,8 @@ class FrontierView:
     def __init__(self, data_dir: Path) -> None:
         self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
         self.extract_state = ExtractState(self._db, read_only=True)
-        self.history = OutcomeHistory(self._db, read_only=True)
-        self.progress = ProgressStore(self._db, read_only=True)
+        self.history = OutcomeHistory(self._db)
+        self.progress = ProgressStore(self._db)
         self.browse = UrlBrowser(self._db)
 
     def close(self) -> None:
