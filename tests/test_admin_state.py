@@ -62,9 +62,9 @@ def test_an_older_frontier_reads_empty_then_gains_the_tables(tmp_path: Path) -> 
         assert view.history.of("http://x/") == [] and view.progress.all() == {}
     with Frontier(tmp_path) as frontier:  # opened for writing: the version 3 step
         assert frontier._db.execute("PRAGMA user_version").fetchone()[0] == FRONTIER.version
-        frontier.history.record("http://x/", 1, "indexed", "")
+        frontier.record("http://x/", "x", 0, "out-of-scope", "not in crawl.allow_hosts")
     with FrontierView(tmp_path) as view:
-        assert [h.outcome for h in view.history.of("http://x/")] == ["indexed"]
+        assert [h.outcome for h in view.history.of("http://x/")] == ["out-of-scope"]
 
 
 def test_progress_is_written_every_two_seconds_and_at_the_end(tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ from types import TracebackType
 
 from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
-from indexer.crawl.frontier.history import OutcomeHistory
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
@@ -80,7 +79,6 @@ class Frontier(RecrawlRecords):
             upgrade(self._db)
             self.tombstones = Tombstones(self._db)
             self.extract_state = ExtractState(self._db)
-            self.history = OutcomeHistory(self._db)
             self.progress = ProgressStore(self._db)
         except BaseException:
             self.data_dir.unlock()
@@ -241,7 +239,6 @@ class Frontier(RecrawlRecords):
                 hash keeps the one it replaces (see :meth:`restore_previous`) and ends a
                 pending ``resend``.
         """
-        self.history.record(url, self.run, outcome, reason)
         if reached:
             self.finish_reached(url, outcome, reason, (etag, last_modified, content_hash))
         else:
@@ -285,14 +282,11 @@ class Frontier(RecrawlRecords):
             "WHERE urls.run < excluded.run OR urls.state IN ('queued', 'fetching')",
             (url, host, depth, self.run, reason, self.run, self.run, time.time()),
         )
-        if cur.rowcount:
-            self.history.record(url, self.run, "indexed", reason)
         return cur.rowcount > 0
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
         """Give every URL still queued in this run (of ``host``, or all) a final outcome;
         returns how many."""
-        self.history.record_queued(self.run, outcome, reason, host)
         sql = (
             "UPDATE urls SET state='done', outcome=?, reason=?, updated=? "
             "WHERE state='queued' AND run=?"
@@ -324,8 +318,6 @@ class Frontier(RecrawlRecords):
             "WHERE urls.run < excluded.run",
             (url, host, depth, self.run, outcome, reason, time.time()),
         )
-        if cur.rowcount:
-            self.history.record(url, self.run, outcome, reason)
         return cur.rowcount > 0
 
     # -- reading ------------------------------------------------------------------------
