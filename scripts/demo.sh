@@ -22,4 +22,6 @@ done
 trap 'echo; echo "Solr keeps running on port ${solr_port}; stop it with:"; echo "  python3 -m indexer solr stop --port ${solr_port} ${solr_home[*]}"' EXIT
 echo
 echo "Search the sample in a browser: open the URL below and try 有給休暇 (Ctrl-C stops it)."
-python3 -m indexer serve --solr "http://127.0.0.1:${solr_port}/solr" --port "${WEB_PORT:-8080}" || true
+echo "The admin views: /admin, with the admin password printed below."
+python3 -m indexer serve --solr "http://127.0.0.1:${solr_port}/solr" --port "${WEB_PORT:-8080}" \
+  --data-dir .indexer/demo-crawl || true

@@ -61,7 +61,7 @@ def test_a_version_1_frontier_gains_the_tombstones_step(tmp_path: Path) -> None:
         buried, kept = "http://127.0.0.1:8001/a", "http://127.0.0.1:8002/"
         assert frontier.add([(buried, "127.0.0.1:8001", 0), (kept, "127.0.0.1:8002", 0)]) == 1
     db = sqlite3.connect(tmp_path / "frontier.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == FRONTIER.version == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == FRONTIER.version >= 2
     assert db.execute("SELECT kind, key FROM tombstones").fetchall() == [("host", "127.0.0.1:8001")]
     db.close()
 

@@ -56,21 +56,33 @@ RAW_HOSTILE_DOCS = [
 ]
 
 
-def crawl_sites(solr_url: str, core: str, tmp: Path) -> dict[str, str]:
-    """Write the generated sites, serve each on its own port, crawl them into ``core``, add
-    :data:`RAW_HOSTILE_DOCS` and commit; returns ``{site name: base URL}``."""
+@contextmanager
+def serving_sites(tmp: Path) -> Iterator[dict[str, str]]:
+    """Write the generated sites under ``tmp/sites`` and serve each on its own port while
+    the block runs; yields ``{site name: base URL}``."""
     folders = write_sites(tmp / "sites")
     with ExitStack() as stack:
-        bases = {name: stack.enter_context(serve_folder(path)) for name, path in folders.items()}
-        cmd = [sys.executable, "-m", "indexer", "crawl", "--solr", solr_url, "--core", core]
-        cmd += ["--data-dir", str(tmp / "crawl"), "--delay", "0", "--max-depth", "1", "-q"]
-        cmd += ["--summary-json", str(tmp / "summary.json")]
-        proc = subprocess.run(
-            [*cmd, *(f"{base}/index.html" for base in bases.values())],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        yield {name: stack.enter_context(serve_folder(path)) for name, path in folders.items()}
+
+
+def crawl_sites(
+    solr_url: str, core: str, tmp: Path, bases: dict[str, str] | None = None
+) -> dict[str, str]:
+    """Crawl the generated sites (served by :func:`serving_sites` unless ``bases`` says
+    where they are served already) into ``core`` with the data directory ``tmp/crawl``,
+    add :data:`RAW_HOSTILE_DOCS` and commit; returns ``{site name: base URL}``."""
+    if bases is None:
+        with serving_sites(tmp) as served:
+            return crawl_sites(solr_url, core, tmp, served)
+    cmd = [sys.executable, "-m", "indexer", "crawl", "--solr", solr_url, "--core", core]
+    cmd += ["--data-dir", str(tmp / "crawl"), "--delay", "0", "--max-depth", "1", "-q"]
+    cmd += ["--summary-json", str(tmp / "summary.json")]
+    proc = subprocess.run(
+        [*cmd, *(f"{base}/index.html" for base in bases.values())],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     resp = requests.post(
         f"{solr_url}/{core}/update", params={"commit": "true"}, json=RAW_HOSTILE_DOCS, timeout=30
@@ -79,7 +91,7 @@ def crawl_sites(solr_url: str, core: str, tmp: Path) -> dict[str, str]:
     summary: dict[str, dict[str, int]] = json.loads((tmp / "summary.json").read_text("utf-8"))
     # every page and each site's index page: at least 25 Japanese pages (issue 21)
     assert page_count() >= 25
-    assert summary["outcomes"].get("indexed", 0) == page_count() + len(folders), summary
+    assert summary["outcomes"].get("indexed", 0) == page_count() + len(bases), summary
     return bases
 
 

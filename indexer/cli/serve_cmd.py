@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         data_dir=settings.crawl.data_dir,
         frontier=args.frontier,
         query=query_options(settings.search),
+        loaded=loaded,
+        config_file=args.config,
     )
     banner = f"admin password (generated for this run): {password}" if generated else None
     with contextlib.suppress(KeyboardInterrupt):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,13 @@ class DocumentSink:
                 self._outbox.count() if self._outbox is not None else 0,
             )
         await asyncio.gather(task, return_exceptions=True)
+
+    def backlog(self) -> int:
+        """Changes waiting in the outbox now (0 without Solr or once closed)."""
+        try:
+            return self._outbox.count() if self._outbox is not None else 0
+        except sqlite3.ProgrammingError:  # closed at the run's end: what was left
+            return self.pending
 
     async def wait_ready(self, stop: asyncio.Event) -> None:
         """Return when Solr takes changes again and the outbox is below its high-water mark."""

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from indexer.crawl.fetch import Fetcher, build_session
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.progress import ProgressWriter
 from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import Politeness
@@ -146,6 +147,7 @@ class Crawler:
         )
         self.host_failures = HostFailures(fetch.host_failure_limit, fetch.host_failure_window)
         self.learning = SiteLearning(settings, frontier)
+        self.progress = ProgressWriter(frontier.progress, "reindex" if options.reindex else "crawl")
         self._fatal: IndexerError | None = None
 
     async def run(self) -> RunStats:
@@ -200,6 +202,7 @@ class Crawler:
         )
         self.stats.ended(self.end.phase, self.end.stopped_in, self.end.reason)
         if self._fatal is None:  # for `indexer report`: what the outcomes do not say
+            self._progress(self.stats, self.frontier.queued_count(), final=True)
             self.frontier.set_meta(RUN_NOTES, run_notes(self.stats.summary()))
 
     def _stop_on(self, exc: IndexerError) -> None:
@@ -229,7 +232,7 @@ class Crawler:
                     visitor.visit,
                     lambda: self.sink.wait_ready(stop),
                     stop,
-                    self.options.on_progress,
+                    self._progress,
                 )
                 if stop.is_set():  # the held pages are fetched again on resume
                     self.sitewide.requeue_held()
@@ -257,6 +260,16 @@ class Crawler:
             sitewide=self.sitewide,
             learning=self.learning,
         )
+
+    def _progress(self, stats: RunStats, queued: int, final: bool = False) -> None:
+        """Pass the stats on (``options.on_progress``) and write them into the crawl state
+        every 2 s, and at the run's end (:mod:`indexer.crawl.frontier.progress`)."""
+        if self.options.on_progress is not None and not final:
+            self.options.on_progress(stats, queued)
+        counts = {"fetched": stats.fetched, "indexed": stats.indexed, "queued": queued}
+        counts["outbox"] = self.sink.backlog()
+        write = self.progress.write if final else self.progress.update
+        write(self.frontier.run, counts, stats.waiting, stats.outcomes)
 
     def _normalized(self, urls: Iterable[str]) -> list[str]:
         result = []

@@ -1,7 +1,8 @@
 """The aiohttp application of ``indexer serve``: the search page, its JSON API, static files.
 
 Routes: ``GET /`` (the search form), ``GET /search`` (hits, facets, pages), ``GET
-/api/search`` (the same as JSON), ``/static/…``. Templates are Jinja2 with autoescaping on,
+/api/search`` (the same as JSON), ``/static/…``, and the admin views ``/admin/…``
+(:mod:`indexer.web.admin`). Templates are Jinja2 with autoescaping on,
 package data of :mod:`indexer.web`. Solr is asked through :mod:`indexer.solr.search` in a
 worker thread; its errors are logged, and the page says only that search is unavailable.
 """
@@ -21,10 +22,11 @@ import jinja2
 from aiohttp import web
 
 from indexer.errors import QueryError, SolrError, SolrRejectedError
-from indexer.settings import SolrSettings
+from indexer.settings import LoadedSettings, SolrSettings
 from indexer.solr.connection import SolrConnection
 from indexer.solr.query import MAX_QUERY_CHARS, QueryOptions, without_controls
 from indexer.solr.search import search_page
+from indexer.web.admin import AdminContext, setup_admin
 from indexer.web.i18n import LABELS, choose_language
 from indexer.web.query import SearchRequest, parse_request, solr_params
 from indexer.web.results import SearchResult, parse_answer
@@ -37,8 +39,9 @@ HERE = Path(__file__).resolve().parent
 
 @dataclass
 class WebConfig:
-    """What the handlers need: Solr settings; the admin password, crawl data dir and
-    frontier URL are kept for part 2's admin views."""
+    """What the handlers need: Solr settings; the admin password and the crawl data dir
+    for the admin views (:mod:`indexer.web.admin`), with the effective settings and the
+    ``--config`` file they came from (the settings page, reindex jobs)."""
 
     solr: SolrSettings
     admin_password: str = field(repr=False, default="")
@@ -46,6 +49,8 @@ class WebConfig:
     frontier: str | None = None
     type_field: str | None = None  # ``format`` or ``content_type``, found on first use
     query: QueryOptions = field(default_factory=QueryOptions)  # the ``search.*`` settings
+    loaded: LoadedSettings | None = None
+    config_file: Path | None = None
 
 
 # A query at the bound, percent-encoded (up to 9 bytes a character), several times over: an
@@ -72,6 +77,10 @@ def make_app(config: WebConfig) -> web.Application:
     app.router.add_get("/search", search)
     app.router.add_get("/api/search", api_search)
     app.router.add_static("/static/", HERE / "static", name="static", append_version=True)
+    admin = AdminContext(
+        config.solr, config.data_dir, config.admin_password, config.loaded, config.config_file
+    )
+    setup_admin(app, admin)
     return app
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sqlite3
 
 from indexer.crawl.datadir import StateKind
+from indexer.crawl.frontier.history import SCHEMA as HISTORY
+from indexer.crawl.frontier.progress import SCHEMA as PROGRESS
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS urls (
@@ -54,10 +56,14 @@ CREATE TABLE IF NOT EXISTS tombstones (
 );
 """
 
+#: Version 3: each URL's last outcomes and each run's progress, for the admin views
+#: (:mod:`indexer.crawl.frontier.history`, :mod:`indexer.crawl.frontier.progress`).
+_ADMIN = HISTORY + PROGRESS
+
 #: ``{version: SQL}``: the additive step that brings a frontier to that version. Each step
 #: is idempotent (``IF NOT EXISTS``), so a file adopted or created at the current version
 #: runs it harmlessly.
-STEPS: dict[int, str] = {2: _TOMBSTONES}
+STEPS: dict[int, str] = {2: _TOMBSTONES, 3: _ADMIN}
 
 #: The frontier's state file (version 1: the schema above, as first released; then
 #: :data:`STEPS`).

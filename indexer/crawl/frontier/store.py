@@ -21,6 +21,7 @@ from types import TracebackType
 
 from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
 from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL, upgrade
@@ -78,6 +79,7 @@ class Frontier(RecrawlRecords):
             upgrade(self._db)
             self.tombstones = Tombstones(self._db)
             self.extract_state = ExtractState(self._db)
+            self.progress = ProgressStore(self._db)
         except BaseException:
             self.data_dir.unlock()
             raise

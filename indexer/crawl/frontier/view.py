@@ -12,7 +12,10 @@ from pathlib import Path
 from types import TracebackType
 
 from indexer.crawl.datadir import DataDir
+from indexer.crawl.frontier.browse import UrlBrowser
 from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.history import OutcomeHistory
+from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import RunRecord, read_runs
 from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
 
@@ -30,6 +33,9 @@ class FrontierView:
     def __init__(self, data_dir: Path) -> None:
         self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
         self.extract_state = ExtractState(self._db, read_only=True)
+        self.history = OutcomeHistory(self._db)
+        self.progress = ProgressStore(self._db)
+        self.browse = UrlBrowser(self._db)
 
     def close(self) -> None:
         """Close the database."""
@@ -59,6 +65,11 @@ class FrontierView:
     def runs(self) -> list[RunRecord]:
         """Every run record, oldest first (phase, exit code, reason)."""
         return read_runs(self._db)
+
+    def run_times(self) -> dict[int, tuple[float | None, float | None]]:
+        """``{run: (started, finished)}`` in epoch seconds (finished: None while open)."""
+        rows = self._db.execute("SELECT id, started, finished FROM runs")
+        return {int(i): (s, f) for i, s, f in rows}
 
     def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
         """``(url, outcome, reason)`` by URL, optionally of one outcome only."""

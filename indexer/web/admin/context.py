@@ -1,0 +1,42 @@
+"""What the admin handlers share: their context on the application and page rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from aiohttp import web
+
+from indexer.settings import LoadedSettings, SolrSettings
+from indexer.web.admin.render import render
+
+
+@dataclass
+class AdminContext:
+    """What the admin handlers need.
+
+    Attributes:
+        solr: the Solr settings (state, documents).
+        data_dir: the crawl's data directory (``crawl.data_dir``), None: none configured.
+        password: the admin password ('' refuses every login).
+        loaded: the effective settings and their sources (``/admin/settings``, the
+            reindex child), None in tests that need neither.
+        config_file: the ``--config`` file the server was started with.
+    """
+
+    solr: SolrSettings
+    data_dir: Path | None
+    password: str
+    loaded: LoadedSettings | None = None
+    config_file: Path | None = None
+
+
+ADMIN = web.AppKey("admin", AdminContext)
+ENV = web.AppKey("admin_templates", jinja2.Environment)
+
+
+def page(request: web.Request, name: str, status: int = 200, **context: Any) -> web.Response:
+    """Render an admin page (see :func:`.render.render`)."""
+    return render(request.app[ENV], request, name, status, **context)

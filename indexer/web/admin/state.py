@@ -1,0 +1,146 @@
+"""What the admin views read from the crawl state, the frontier of ``crawl.data_dir``.
+
+Read through :class:`~indexer.crawl.frontier.view.FrontierView` (read-only, no lock), so a
+crawl or reindex running in another process goes on undisturbed while a page shows its
+progress. Each call opens and closes the view in a worker thread's turn of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from indexer.crawl.frontier.browse import UrlFilter, UrlRow
+from indexer.crawl.frontier.history import HistoryEntry
+from indexer.crawl.frontier.progress import INTERVAL, Progress
+from indexer.crawl.frontier.runs import RunRecord
+from indexer.crawl.frontier.view import FrontierView
+from indexer.errors import StateError
+
+#: A running run's progress older than this many write intervals reads as stale.
+STALE_AFTER = 5 * INTERVAL
+#: Runs shown on the dashboard, newest first.
+RUNS_SHOWN = 20
+DECISION_KEYS = ("action", "reason", "path", "text")
+ENDED = frozenset({"finished", "interrupted", "failed", "refused"})
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """A run as the dashboard shows it: the stored record and its progress, if any."""
+
+    record: RunRecord
+    started: float | None
+    ended: float | None
+    progress: Progress | None
+
+    @property
+    def kind(self) -> str:
+        """``crawl`` or ``reindex`` ('' for a run from before progress was stored)."""
+        return self.progress.kind if self.progress else ""
+
+    @property
+    def running(self) -> bool:
+        """The run has not ended (by its phase)."""
+        return self.record.phase not in ENDED
+
+    @property
+    def live(self) -> bool:
+        """Running, and its progress was written within :data:`STALE_AFTER` seconds."""
+        p = self.progress
+        return self.running and p is not None and time.time() - p.updated <= STALE_AFTER
+
+
+@dataclass
+class Overview:
+    """The dashboard's crawl state: runs newest first and the latest reindex, or why none."""
+
+    runs: list[RunRow] = field(default_factory=list)
+    last_reindex: RunRow | None = None
+    problem: str = ""
+
+
+def overview(data_dir: Path | None) -> Overview:
+    """The runs of ``data_dir`` (:data:`RUNS_SHOWN`, newest first) and its latest reindex;
+    a missing or broken frontier is said in ``problem``, never raised."""
+    if data_dir is None:
+        return Overview(problem="no data directory (crawl.data_dir) configured")
+    try:
+        with FrontierView(data_dir) as view:
+            times = view.run_times()
+            progress = view.progress.all()
+            rows = [
+                RunRow(r, *times.get(r.id, (None, None)), progress.get(r.id))
+                for r in reversed(view.runs())
+            ]
+    except StateError as exc:
+        return Overview(problem=str(exc))
+    reindex = next((r for r in rows if r.kind == "reindex"), None)
+    return Overview(rows[:RUNS_SHOWN], reindex)
+
+
+@dataclass(frozen=True)
+class UrlPage:
+    """One page of the outcome table: its rows, the total, the filter's choices."""
+
+    rows: list[UrlRow]
+    total: int
+    outcomes: list[str]
+    hosts: list[str]
+
+
+def url_page(data_dir: Path, flt: UrlFilter, offset: int, limit: int) -> UrlPage:
+    """The URLs ``flt`` lets through, ``limit`` from ``offset``, with the total.
+
+    Raises:
+        StateError: no frontier in ``data_dir``, or a broken one.
+    """
+    with FrontierView(data_dir) as view:
+        outcomes, hosts = view.browse.choices()
+        return UrlPage(
+            list(view.browse.rows(flt, offset, limit)), view.browse.count(flt), outcomes, hosts
+        )
+
+
+def url_batch(data_dir: Path, flt: UrlFilter, after: str, limit: int) -> list[UrlRow]:
+    """The next ``limit`` URLs ``flt`` lets through after ``after`` (the CSV download, in
+    batches: a crawl running meanwhile may add or change rows between two batches).
+
+    Raises:
+        StateError: as :func:`url_page`.
+    """
+    with FrontierView(data_dir) as view:
+        return view.browse.rows_after(flt, after, limit)
+
+
+@dataclass(frozen=True)
+class DocState:
+    """What the frontier knows of one URL: its outcome history and its explanation."""
+
+    history: list[HistoryEntry]
+    explanation: list[dict[str, str]]
+
+
+def doc_state(data_dir: Path | None, url: str) -> DocState:
+    """The outcome history (newest first) and the stored extraction explanation (one
+    ``{"action", "reason", "path", "text"}`` per decision) of ``url``; empty when the
+    frontier is missing or does not know it."""
+    if data_dir is None:
+        return DocState([], [])
+    try:
+        with FrontierView(data_dir) as view:
+            history = view.history.of(url)
+            lines = view.extract_state.explanation(url) or ""
+    except StateError:
+        return DocState([], [])
+    decisions = []
+    for line in lines.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            decisions.append({k: str(item.get(k, "")) for k in DECISION_KEYS})
+    return DocState(history, decisions)
