@@ -41,7 +41,7 @@ Source = Literal["default", "file", "env", "flag"]
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 
 class CrawlSettings(_Section):
@@ -169,12 +169,12 @@ class SolrSettings(_Section):
         0.25, gt=0, description="First wait after Solr failed an update; doubles (s)."
     )
     backoff_max: float = Field(8.0, gt=0, description="Longest wait between update attempts (s).")
-    configset_dir: Path = Field(
+    configset_dir: _fields.ProjectDir = Field(
         Path("solr-config"),
         description="Our configset, for the local Solr and solr init / update-config "
-        "(relative paths: from the working directory).",
+        "(relative paths: from the working directory, else from the checkout).",
     )
-    launcher_dir: Path = Field(
+    launcher_dir: _fields.ProjectDir = Field(
         Path("solr-launcher"), description="Maven project of the local Solr launcher."
     )
     user: str | None = Field(None, description="Basic auth user.")

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, PlainSerializer, SecretStr
+from yarl import URL
 
 from indexer import formats as format_ids
 
@@ -60,7 +62,38 @@ def _one_or_more(value: object) -> object:
     return (value,) if isinstance(value, str) else value
 
 
+#: The checkout this package runs from (``solr-config/``, ``solr-launcher/`` and
+#: ``tika-service/`` sit beside ``indexer/``).
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+def _project_dir(value: Path) -> Path:
+    """A relative directory from the working directory, else from the checkout when it is
+    there only (a nightly job started from another directory finds the built service)."""
+    if value.is_absolute() or value.exists() or not (_CHECKOUT / value).exists():
+        return value
+    return _CHECKOUT / value
+
+
+def _http_url(value: str) -> str:
+    """``""`` or an absolute http(s) URL with a host and a valid port, else ValueError."""
+    if not value:
+        return value
+    try:
+        url = URL(value)
+        ok = url.scheme in ("http", "https") and bool(url.host) and url.port is not None
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"{value!r} is not an http URL such as http://127.0.0.1:9998")
+    return value
+
+
 Regex = Annotated[str, AfterValidator(_regex)]
+#: ``""`` or an http(s) URL of a service (see :func:`_http_url`).
+HttpURL = Annotated[str, AfterValidator(_http_url)]
+#: A directory of the project (a configset, a Maven project): see :func:`_project_dir`.
+ProjectDir = Annotated[Path, AfterValidator(_project_dir)]
 #: Every format id: the default of ``crawl.formats``.
 ALL_FORMATS = format_ids.ALL
 FormatIds = tuple[Annotated[str, AfterValidator(_format_id)], ...]

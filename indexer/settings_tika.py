@@ -12,22 +12,24 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from indexer.settings_fields import HttpURL, ProjectDir
 from indexer.settings_template import TemplateSettings
 
 
 class TikaSettings(BaseModel):
     """The Tika service that parses DOC, XLS, PPT and RTF documents."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
     tika_heap: str = Field(
         "512m", pattern=r"^[1-9][0-9]*[kmgKMG]?$", description="Heap of the Tika JVM (-Xmx)."
     )
-    tika_url: str = Field(
-        "", description="A running Tika service (http://127.0.0.1:PORT) instead of our own."
+    tika_url: HttpURL = Field(
+        "",
+        description="A running Tika service (http://127.0.0.1:PORT) instead of our own.",
     )
     tika_java: str = Field("java", description="The java that runs the Tika service.")
-    tika_service_dir: Path = Field(
+    tika_service_dir: ProjectDir = Field(
         Path("tika-service"), description="Maven project of the Tika service (built jar)."
     )
 

@@ -126,3 +126,37 @@ def test_indexer_extract_says_links_only_as_a_crawl_would(
     assert main(["extract", str(page)]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["outcome"] == "links-only" and "crawl.formats" in record["error"]
+
+
+_TIKA = Path(__file__).parent / "fixtures" / "tika"
+
+
+def _padded(body: bytes, words: str) -> bytes:
+    """An OLE2 file followed by one more sector holding ``words`` in UTF-16 (as a
+    document's own text is stored), not in its directory."""
+    extra = words.encode("utf-16le")
+    return body + extra + bytes(-len(extra) % 512)
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "expected"),
+    [
+        ("sample.xls", "WordDocument ストリームの説明", "xls"),
+        ("sample.ppt", "Workbook の使い方", "ppt"),
+        ("sample.doc", "EncryptedPackage という名前のストリーム", "doc"),
+    ],
+)
+def test_an_ole2_file_is_known_by_its_directory_not_its_text(
+    name: str, words: str, expected: str
+) -> None:
+    body = _padded((_TIKA / name).read_bytes(), words)
+    for declared in ("application/octet-stream", ids.MEDIA_TYPES["doc"], ids.MEDIA_TYPES["xls"]):
+        assert decide(body, declared, URL + ".bin", ids.ALL).format == expected, declared
+
+
+def test_an_ole2_file_without_an_office_stream_is_wrong_type_whatever_its_name() -> None:
+    body = (_TIKA / "sample.doc").read_bytes()
+    renamed = body.replace("WordDocument".encode("utf-16le"), "XordDocument".encode("utf-16le"))
+    verdict = decide(renamed, ids.MEDIA_TYPES["doc"], URL + ".doc", ids.ALL)
+    assert (verdict.format, verdict.outcome) == (None, "wrong-type"), verdict
+    assert "without a Word, Excel or PowerPoint stream" in verdict.reason

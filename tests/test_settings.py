@@ -42,6 +42,8 @@ def test_every_setting_has_a_toml_key_and_env_name() -> None:
         ({"fetch.nonsense": 1}, {}, "fetch.nonsense"),
         ({"crawl.formats": ()}, {}, "crawl.formats"),  # `--formats ""` would index nothing
         ({}, {"INDEXER_CRAWL_FORMATS": "[]"}, "crawl.formats"),
+        ({"extract.tika_url": "127.0.0.1:9998"}, {}, "extract.tika_url"),  # no scheme
+        ({}, {"INDEXER_EXTRACT_TIKA_URL": "http://127.0.0.1:99999"}, "extract.tika_url"),
     ],
 )
 def test_bad_values_name_the_setting(
@@ -149,3 +151,18 @@ def test_frozen_settings_have_no_mutable_tables() -> None:
     with pytest.raises(TypeError):
         fetch.headers["X-Team"] = "other"  # type: ignore[index]
     assert fetch.model_dump(mode="json")["headers"] == {"X-Team": "search"}
+
+
+def test_project_dirs_are_found_from_any_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A nightly job started elsewhere finds the checkout's configset and Maven projects;
+    a directory that exists in the working directory, or nowhere, is taken as given."""
+    monkeypatch.chdir(tmp_path)
+    s = load_settings(None, {}, {}).settings
+    for found in (s.extract.tika_service_dir, s.solr.launcher_dir, s.solr.configset_dir):
+        assert found.is_absolute() and (found / ".." / "indexer").is_dir(), found
+    (tmp_path / "solr-config").mkdir()
+    assert load_settings(None, {}, {}).settings.solr.configset_dir == Path("solr-config")
+    given = {"extract.tika_service_dir": "nowhere"}
+    assert load_settings(None, given, {}).settings.extract.tika_service_dir == Path("nowhere")

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
 from collections.abc import Collection
 from dataclasses import dataclass
+
+import olefile
 
 from indexer import formats as ids
 from indexer.encoding.sniff import looks_binary
@@ -56,7 +59,12 @@ _OOXML_MAIN = (
     ("ms-powerpoint.presentation.macroenabled.main", "pptx"),
 )
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_OLE_STREAMS = (("WordDocument", "doc"), ("Workbook", "xls"), ("PowerPoint Document", "ppt"))
+_OLE_STREAMS = (
+    ("WordDocument", "doc"),
+    ("Workbook", "xls"),
+    ("Book", "xls"),  # Excel 5/95
+    ("PowerPoint Document", "ppt"),
+)
 _MARKUP = re.compile(
     rb"\s*(?:<!doctype\s+html|<!--|<\?xml|<(?:html|head|body|script|iframe|h1|div|font|table|"
     rb"a|style|title|b|br|p|meta)[\s/>])",
@@ -138,12 +146,21 @@ def _zip_format(body: bytes, hint: str | None) -> str | None:
 
 
 def _ole_format(body: bytes, hint: str | None) -> str | None:
-    if "EncryptedPackage".encode("utf-16le") in body:  # MS-OFFCRYPTO: an encrypted OOXML
-        return hint if hint in ("docx", "xlsx", "pptx") else "docx"
-    for stream, fmt in _OLE_STREAMS:
-        if stream.encode("utf-16le") in body:
-            return fmt
-    return hint if hint in ("doc", "xls", "ppt") else None
+    """The format of an OLE2 compound file by the streams of its root storage (MS-CFB
+    directory entries, read with :mod:`olefile`; never by bytes that only look like a
+    stream name, as a document's own UTF-16 text can). An encrypted OOXML package is an
+    OLE2 file with an ``EncryptedPackage`` stream (MS-OFFCRYPTO §2.3.4.4): its OOXML
+    parser reports it. A directory that cannot be read leaves the hint to the parser."""
+    try:
+        with olefile.OleFileIO(body) as ole:
+            if ole.exists("EncryptedPackage"):
+                return hint if hint in ("docx", "xlsx", "pptx") else "docx"
+            for stream, fmt in _OLE_STREAMS:
+                if ole.exists(stream):
+                    return fmt
+    except (OSError, ValueError, IndexError, struct.error):  # a truncated or damaged file
+        return hint if hint in ("doc", "xls", "ppt") else None
+    return None
 
 
 def _text_format(body: bytes, declared: str, url: str, formats: Collection[str]) -> str | None:
