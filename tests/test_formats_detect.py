@@ -3,6 +3,8 @@ be ends as wrong-type, a format not chosen too; part 2's ids are valid."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from indexer import formats as ids
@@ -16,7 +18,7 @@ PDF = reportlab_pdf([["本文"]], title="題")
 DOCX = word_file("題", ["本文"], [["a"]])
 XLSX = excel_file("題", {"表": [["a"]]})
 PPTX = powerpoint_file("題", [("a", "b", "c")])
-OLE_DOC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(200) + "WordDocument".encode("utf-16le")
+OLE_DOC = (Path(__file__).parent / "fixtures" / "tika" / "sample.doc").read_bytes()
 
 
 @pytest.mark.parametrize(

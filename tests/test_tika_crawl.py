@@ -33,9 +33,10 @@ TIKA_MAIN = "indexer.tika.TikaService"
 
 
 def _big_rtf() -> bytes:
-    """About 3 MB of RTF (cp932 escapes): seconds of parsing for a cold JVM."""
+    """About 30 MB of RTF (cp932 escapes): seconds of parsing even for a warm JVM on a
+    quiet machine (the JVM is killed 0.3 s after it listens: under this document)."""
     line = "".join(f"\\'{b:02x}" for b in "年次報告書の本文です。".encode("cp932"))
-    return b"{\\rtf1\\ansi\\ansicpg932 " + (line + "\\par\n").encode() * 20_000 + b"}"
+    return b"{\\rtf1\\ansi\\ansicpg932 " + (line + "\\par\n").encode() * 200_000 + b"}"
 
 
 def _held(body: bytes, media: str, released: threading.Event) -> Handler:

@@ -74,10 +74,10 @@ def test_each_format_gives_its_japanese_title_and_text(tmp_path: Path) -> None:
     assert records["broken.doc"]["error"].startswith("Tika: "), records["broken.doc"]
 
 
-def _parse(extract: ExtractSettings, name: str) -> Answer:
+def _parse(extract: ExtractSettings, name: str, body: bytes | None = None) -> Answer:
     async def run() -> Answer:
-        body = (FIXTURES / name).read_bytes()
-        return await tika.parse(Job(EXPECTED[name][0], body, "http://127.0.0.1/" + name, None))
+        data = (FIXTURES / name).read_bytes() if body is None else body
+        return await tika.parse(Job(EXPECTED[name][0], data, "http://127.0.0.1/" + name, None))
 
     tika = TikaDocuments(extract, 1)
     try:
@@ -167,3 +167,10 @@ def test_the_image_runs_the_built_service_on_a_java_runtime() -> None:
     pom = (SERVICE_DIR / "pom.xml").read_text(encoding="utf-8")
     assert "<maven.compiler.release>17</maven.compiler.release>" in pom
     assert "<artifactId>junrar</artifactId>" in pom  # excluded: not an open-source licence
+
+
+def test_an_rtf_saved_with_a_utf8_bom_is_still_rtf() -> None:
+    body = b"\xef\xbb\xbf" + (FIXTURES / "sample.rtf").read_bytes()
+    answer = _parse(ExtractSettings(), "sample.rtf", body)
+    assert isinstance(answer, ParsedDocument), answer
+    assert answer.extracted.title == EXPECTED["sample.rtf"][1]

@@ -31,6 +31,9 @@ import olefile
 from indexer import formats as ids
 from indexer.encoding.sniff import looks_binary
 
+#: Declared formats whose producers also write text under their type (Excel's and Word's
+#: HTML, CSV and MHTML exports): text bytes so declared are judged by what they show.
+_TEXT_EXPORTS = frozenset({"doc", "xls"})
 _GENERIC = frozenset(
     {
         "",
@@ -119,7 +122,7 @@ def signature_format(body: bytes, hint: str | None = None) -> str | None:
         return _zip_format(body, hint)
     if body.startswith(_OLE_MAGIC):
         return _ole_format(body, hint)
-    if body.lstrip()[:5] == b"{\\rtf":
+    if body.removeprefix(b"\xef\xbb\xbf").lstrip()[:5] == b"{\\rtf":  # a UTF-8 BOM too
         return "rtf"
     return None
 
@@ -167,7 +170,8 @@ def _text_format(body: bytes, declared: str, url: str, formats: Collection[str])
     """The format of a body without a signature, or None when it is not text we index.
 
     A body declared HTML without a single tag, comment or doctype is plain text (a ``.txt``
-    served as ``text/html``: its lines are kept), when ``text`` is chosen."""
+    served as ``text/html``: its lines are kept), when ``text`` is chosen. Text declared
+    as Word or Excel (:data:`_TEXT_EXPORTS`) is judged as if its type were generic."""
     if body and looks_binary(body):
         return None
     wanted = ids.BY_MEDIA_TYPE.get(declared)
@@ -175,8 +179,10 @@ def _text_format(body: bytes, declared: str, url: str, formats: Collection[str])
         return "text"
     if wanted in ("html", "text", "csv"):
         return wanted
-    if declared not in _GENERIC:
-        return None  # text/xml, application/json, image/png with text bytes …
+    if declared not in _GENERIC and wanted not in _TEXT_EXPORTS:
+        return None  # text/xml, application/json, a PDF that is an HTML error page …
+    # Generic, or the Word/Excel type on text (the CSV or HTML table an intranet sends as
+    # application/vnd.ms-excel, a report.doc saved as HTML): what the text itself shows.
     if _MARKUP.match(body[:512]) or (not declared and not extension_format(url)):
         return "html"
     by_extension = extension_format(url)

@@ -47,7 +47,7 @@ def tika_request(base_url: str, body: bytes, timeout: float) -> dict[str, Any]:
     """
     request = urllib.request.Request(
         f"{base_url.rstrip('/')}/parse",
-        data=body,
+        data=body.removeprefix(b"\xef\xbb\xbf"),  # an RTF saved with a UTF-8 BOM
         method="POST",
         headers={"Content-Type": "application/octet-stream", "X-Max-Chars": str(MAX_TEXT_CHARS)},
     )
