@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS urls (
     updated REAL
 );
 CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
+CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, next_fetch);
 CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
 CREATE INDEX IF NOT EXISTS urls_hash ON urls (content_hash);
 CREATE TABLE IF NOT EXISTS meta (
@@ -40,6 +41,11 @@ CREATE TABLE IF NOT EXISTS runs (
     finished REAL
 );
 """
+
+#: Indexes added after version 1 (additive: created when an older file is opened).
+#: ``urls_due`` makes a host's earliest due time one index lookup (``Frontier.next_due``);
+#: ``urls_claim`` serves the claim (the shallowest due URL of a host).
+LATER_INDEXES = "CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, next_fetch)"
 
 #: The frontier's state file (version 1: the schema above, as first released).
 FRONTIER = StateKind(

@@ -23,7 +23,7 @@ from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
-from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
+from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL
 from indexer.errors import StateError
 
 
@@ -73,6 +73,7 @@ class Frontier(RecrawlRecords):
         try:
             self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
             add_run_columns(self._db)
+            self._db.execute(LATER_INDEXES)
             self.add_recrawl_schema()
             self.extract_state = ExtractState(self._db)
         except BaseException:
@@ -176,7 +177,8 @@ class Frontier(RecrawlRecords):
         """Take the shallowest due URL of ``host`` and mark it ``fetching``; None if none due."""
         row = self._db.execute(
             "SELECT url, depth, attempts, etag, last_modified, content_hash, resend FROM urls "
-            "WHERE host=? AND state='queued' AND next_fetch<=? ORDER BY depth LIMIT 1",
+            "INDEXED BY urls_claim WHERE host=? AND state='queued' AND next_fetch<=? "
+            "ORDER BY depth LIMIT 1",
             (host, now),
         ).fetchone()
         if row is None:
@@ -188,9 +190,13 @@ class Frontier(RecrawlRecords):
         return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
-        """Earliest ``next_fetch`` (epoch seconds) among the host's queued URLs, or None."""
+        """Earliest ``next_fetch`` (epoch seconds) among the host's queued URLs, or None.
+
+        One lookup in the ``(host, state, next_fetch)`` index, however many are queued.
+        """
         row = self._db.execute(
-            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued'", (host,)
+            "SELECT MIN(next_fetch) FROM urls INDEXED BY urls_due WHERE host=? AND state='queued'",
+            (host,),
         ).fetchone()
         return None if row[0] is None else float(row[0])
 
