@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 
+from indexer.crawl.candidates import LinkRules
 from indexer.errors import DocumentError
 from indexer.extract import SiteRule
 from indexer.extract.formats import NOT_TEXT, Limits
@@ -37,15 +38,17 @@ def document_workers(settings: Settings, count: int) -> DocumentWorkers:
 async def process_response(
     fetched: FetchResult,
     settings: Settings,
-    pool: ProcessPoolExecutor,
+    pool: Executor,
     documents: DocumentWorkers,
     rules: Sequence[SiteRule] = (),
     learning: Learning = NO_LEARNING,
+    links: LinkRules | None = None,
 ) -> ProcessedPage:
     """Decide the format of ``fetched`` and parse it; never raises for bad input.
 
     ``learning`` is ``(template, learn, explain)`` for an HTML page
-    (:meth:`indexer.pipeline.learning.SiteLearning.page_args`).
+    (:meth:`indexer.pipeline.learning.SiteLearning.page_args`); with ``links`` an HTML
+    page's outlinks are judged in its worker (:mod:`indexer.crawl.candidates`).
 
     Returns:
         The processed page; when ``extracted`` is None, ``outcome`` (if set) and
@@ -59,7 +62,7 @@ async def process_response(
     if verdict.format is None:
         return ProcessedPage(NOT_TEXT, None, verdict.reason, verdict.outcome)
     if verdict.format == "html":
-        return await _page(fetched, settings, pool, rules, learning)
+        return await _page(fetched, settings, pool, rules, (*learning, links))
     cap = settings.fetch.max_document_bytes
     if len(body) > cap:
         return ProcessedPage(NOT_TEXT, None, f"document body over {cap} bytes", "too-large")
@@ -73,9 +76,9 @@ async def process_response(
 async def _page(
     fetched: FetchResult,
     settings: Settings,
-    pool: ProcessPoolExecutor,
+    pool: Executor,
     rules: Sequence[SiteRule],
-    learning: Learning,
+    learning: tuple[SiteTemplate, bool, bool, LinkRules | None],
 ) -> ProcessedPage:
     """An HTML page in the page pool, unless it is over ``fetch.max_body_bytes``."""
     cap = settings.fetch.max_body_bytes

@@ -1,10 +1,18 @@
-"""Decode and extract one page: the CPU-bound step, run in a worker process."""
+"""Decode and extract one page: the CPU-bound step, run in a worker process.
+
+The worker returns what the crawl uses — the decoding's facts without the decoded HTML,
+the extraction, and the page's outlinks as judged frontier candidates
+(:mod:`indexer.crawl.candidates`) — so that the crawl process neither receives the page
+text nor normalizes its links.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from indexer.crawl.candidates import Candidates, LinkRules, judge_links
 from indexer.encoding import decode_body
 from indexer.errors import ExtractError
 from indexer.extract import SiteRule, extract_page
@@ -18,7 +26,8 @@ class ProcessedPage:
     """Result of :func:`process_page`.
 
     Attributes:
-        decoded: the decoding (``encoding == "binary"`` means not text; ``extracted`` None).
+        decoded: the decoding (``encoding == "binary"`` means not text; ``extracted`` None);
+            from :func:`process_page` without its ``text`` (the crawl never reads it).
         extracted: title, main text, metadata and links, or None.
         error: why extraction failed, or ``""``.
         outcome: the outcome the URL ends as when ``extracted`` is None and it is not the
@@ -27,6 +36,8 @@ class ProcessedPage:
         keys: template keys of the page's blocks (:mod:`indexer.extract.template`), when
             asked for.
         explanation: why each block was kept or dropped, JSON lines, when asked for.
+        links: the outlinks judged by the worker when it was given :class:`LinkRules`
+            (``extracted.outlinks`` is then empty), else None.
     """
 
     decoded: DecodedText
@@ -35,6 +46,27 @@ class ProcessedPage:
     outcome: str = ""
     keys: tuple[str, ...] = ()
     explanation: str = ""
+    links: Candidates | None = None
+
+    @property
+    def outlinks(self) -> Iterable[str] | Candidates:
+        """The links to follow: the judged candidates, else the extracted URLs."""
+        if self.links is not None:
+            return self.links
+        return [] if self.extracted is None else self.extracted.outlinks
+
+    @property
+    def links_kept(self) -> int:
+        """How many links the extraction kept (``crawl.max_links_per_page``)."""
+        if self.links is not None:
+            return self.links.seen
+        return 0 if self.extracted is None else len(self.extracted.outlinks)
+
+    def stored_outlinks(self) -> list[str]:
+        """The outlinks to store for the page (followed again when it answers 304)."""
+        if self.links is not None:
+            return self.links.stored()
+        return [] if self.extracted is None else list(self.extracted.outlinks)
 
 
 def process_page(
@@ -46,6 +78,7 @@ def process_page(
     template: SiteTemplate = NO_TEMPLATE,
     learn: bool = False,
     explain: bool = False,
+    links: LinkRules | None = None,
 ) -> ProcessedPage:
     """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
 
@@ -56,13 +89,15 @@ def process_page(
         url: the final URL (links resolve against it); rules: ``extract.rules``.
         max_links: outlinks kept (``crawl.max_links_per_page``).
         template, learn, explain: see :func:`indexer.extract.extract_page`.
+        links: with them the outlinks are judged here (:attr:`ProcessedPage.links`).
     """
-    decoded = decode_body(body, content_type)
+    full = decode_body(body, content_type)
+    decoded = dataclasses.replace(full, text="")
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
         extraction = extract_page(
-            decoded.text,
+            full.text,
             url,
             encoding=decoded.encoding,
             rules=rules,
@@ -76,4 +111,9 @@ def process_page(
     except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
         return ProcessedPage(decoded, None, f"{type(exc).__name__}: {exc}"[:300])
     lines = to_lines(extraction.decisions) if explain else ""
-    return ProcessedPage(decoded, extraction.doc, keys=tuple(extraction.keys), explanation=lines)
+    doc, judged = extraction.doc, None
+    if links is not None:
+        judged = judge_links(doc.outlinks, links)
+        doc.outlinks = []
+    keys = tuple(extraction.keys)
+    return ProcessedPage(decoded, doc, keys=keys, explanation=lines, links=judged)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -296,14 +296,24 @@ class Frontier(RecrawlRecords):
 
         Returns False when the URL was already handled in this run (nothing changed).
         """
-        cur = self._db.execute(
-            "INSERT INTO urls (url, host, depth, run, state, outcome, reason, updated) "
-            "VALUES (?, ?, ?, ?, 'done', ?, ?, ?) ON CONFLICT(url) DO UPDATE SET "
-            "outcome=excluded.outcome, reason=excluded.reason, state='done' "
-            "WHERE urls.run < excluded.run",
-            (url, host, depth, self.run, outcome, reason, time.time()),
-        )
-        return cur.rowcount > 0
+        return self.record_many([(url, host, depth, outcome, reason)])[0]
+
+    def record_many(self, rows: Sequence[tuple[str, str, int, str, str]]) -> list[bool]:
+        """:meth:`record` for ``(url, host, depth, outcome, reason)`` rows in one transaction;
+        one answer per row."""
+        stored = []
+        now = time.time()
+        with self._tx():
+            for url, host, depth, outcome, reason in rows:
+                cur = self._db.execute(
+                    "INSERT INTO urls (url, host, depth, run, state, outcome, reason, updated) "
+                    "VALUES (?, ?, ?, ?, 'done', ?, ?, ?) ON CONFLICT(url) DO UPDATE SET "
+                    "outcome=excluded.outcome, reason=excluded.reason, state='done' "
+                    "WHERE urls.run < excluded.run",
+                    (url, host, depth, self.run, outcome, reason, now),
+                )
+                stored.append(cur.rowcount > 0)
+        return stored
 
     # -- reading ------------------------------------------------------------------------
 
