@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, PlainSerializer, SecretStr
 
@@ -60,6 +60,19 @@ def _one_or_more(value: object) -> object:
     return (value,) if isinstance(value, str) else value
 
 
+def _workers(value: object) -> object:
+    """``extract.workers``: ``auto`` or a number of processes, 0 or more."""
+    if value == "auto":
+        return value
+    try:
+        count = int(str(value)) if not isinstance(value, bool) else -1
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise ValueError(f"expected auto or a number of processes (0 or more), got {value!r}")
+    return count
+
+
 Regex = Annotated[str, AfterValidator(_regex)]
 #: Every format id: the default of ``crawl.formats``.
 ALL_FORMATS = format_ids.ALL
@@ -81,3 +94,8 @@ LOGIN_PATTERNS = (
     r"/(log[-_]?[io]n|sign[-_]?in)(\.\w+)?/?(\?|$)|/(login|logon|signin|sso|saml2?|oauth2?|adfs)/",
     r"/wp-login\.php|/users?/sign_in|/session/new|[?&](returnurl|return_to|redirect_uri)=",
 )
+
+#: ``extract.workers``: ``auto`` (one process per core) or a count; 0 extracts pages in the
+#: crawl process (documents still parse in their own worker processes).
+Workers = Annotated[int | Literal["auto"], BeforeValidator(_workers)]
+WORKERS = "Page extraction processes: auto = one per core, 0 = none (inline)."
