@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from indexer.crawl.candidates import Candidates, LinkRules, judge_links
 from indexer.encoding import decode_body
 from indexer.errors import ExtractError
-from indexer.extract import SiteRule, extract_page
+from indexer.extract import Extraction, SiteRule, extract_page
 from indexer.extract.explain import to_lines
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import DecodedText, ExtractedDoc
@@ -91,8 +91,7 @@ def process_page(
         template, learn, explain: see :func:`indexer.extract.extract_page`.
         links: with them the outlinks are judged here (:attr:`ProcessedPage.links`).
     """
-    full = decode_body(body, content_type)
-    decoded = dataclasses.replace(full, text="")
+    decoded = dataclasses.replace(full := decode_body(body, content_type), text="")
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
@@ -106,14 +105,19 @@ def process_page(
             learn=learn,
             explain=explain,
         )
-    except ExtractError as exc:
-        return ProcessedPage(decoded, None, str(exc)[:300])
-    except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
-        return ProcessedPage(decoded, None, f"{type(exc).__name__}: {exc}"[:300])
+    except (ExtractError, ValueError, RecursionError, MemoryError) as exc:  # + lxml's limits
+        why = str(exc) if isinstance(exc, ExtractError) else f"{type(exc).__name__}: {exc}"
+        return ProcessedPage(decoded, None, why[:300])
+    return _result(decoded, extraction, explain, links)
+
+
+def _result(
+    decoded: DecodedText, extraction: Extraction, explain: bool, links: LinkRules | None
+) -> ProcessedPage:
+    """The page as the crawl uses it: the outlinks judged here when ``links`` are given."""
     lines = to_lines(extraction.decisions) if explain else ""
     doc, judged = extraction.doc, None
     if links is not None:
         judged = judge_links(doc.outlinks, links)
         doc.outlinks = []
-    keys = tuple(extraction.keys)
-    return ProcessedPage(decoded, doc, keys=keys, explanation=lines, links=judged)
+    return ProcessedPage(decoded, doc, keys=tuple(extraction.keys), explanation=lines, links=judged)
