@@ -82,14 +82,12 @@ class Visitor:
     """Visits claimed URLs (see the module docstring).
 
     Attributes:
-        settings: the run's settings.
-        ledger: where outcomes go.
+        settings: the run's settings; ledger: where outcomes go.
         politeness: per-host slots; a visit leaves its host's slot when it ends.
         scope: the crawl's scope (redirect hops, canonical URLs, sitemap URLs).
         aliases: the sites' preferred origins; redirects teach them.
         sink: where documents and deletes go.
-        rules: site rules for extraction.
-        retry: the retry limits.
+        rules: site rules for extraction; retry: the retry limits.
         reindex: the reindex policy, or None in an ordinary crawl.
         enqueue: ``(urls, depth)`` queues discovered URLs.
         clients: the HTTP, robots.txt and sitemap clients and the process pool.
@@ -214,10 +212,12 @@ class Visitor:
         page = await process_response(
             fetched, self.settings, clients.pool, clients.documents, self.rules, learning, links
         )
-        facts = self._facts(claimed, fetched, page)
-        skip = self.reindex is not None and self.reindex.skip_unchanged
-        verdict = judge(facts, obey_noindex=self.settings.crawl.obey_noindex, skip_unchanged=skip)
-        self._apply(claimed, fetched, facts, verdict)
+        with self.frontier.batch():  # the page's frontier writes: one commit
+            facts = self._facts(claimed, fetched, page)
+            skip = self.reindex is not None and self.reindex.skip_unchanged
+            obey = self.settings.crawl.obey_noindex
+            verdict = judge(facts, obey_noindex=obey, skip_unchanged=skip)
+            self._apply(claimed, fetched, facts, verdict)
 
     async def _robots_allow(self, claimed: Claimed) -> bool:
         """Whether robots.txt allows the URL; an unavailable robots.txt defers it."""

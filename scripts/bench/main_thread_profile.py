@@ -11,7 +11,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-IDLE = ("select (selectors.py", "epoll", "_run_once (asyncio/base_events.py:1") 
+IDLE = "select (selectors.py"  # in the leaf frame: the event loop waiting for I/O
 AREAS = (
     ("frontier (SQLite)", "indexer/crawl/frontier/"),
     ("outbox / --out file", "indexer/index/"),
@@ -21,6 +21,12 @@ AREAS = (
     ("verdict and visit", "indexer/pipeline/"),
     ("asyncio itself", "asyncio/"),
 )
+
+
+def _function(frame: str) -> str:
+    """``name (file)`` of a py-spy frame ``name (file:line)``."""
+    name, _, where = frame.partition(" (")
+    return f"{name} ({where.split(':')[0]})"
 
 
 def main(path: Path) -> None:
@@ -35,7 +41,7 @@ def main(path: Path) -> None:
         n = int(count)
         total += n
         leaf = frames[-1]
-        if leaf.startswith(("select (selectors", "poll (", "epoll")) or "select (selectors.py" in leaf:
+        if IDLE in leaf:
             idle += n
             continue
         for name, marker in AREAS:
@@ -44,8 +50,8 @@ def main(path: Path) -> None:
                 break
         else:
             areas["other"] += n
-        for f in {f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0] + ")" for f in frames[1:] if " (" in f}:
-            functions[f] += n
+        for name in {_function(f) for f in frames[1:] if " (" in f}:
+            functions[name] += n
     busy = total - idle
     print(f"main thread: {total} samples, idle {idle / total:.1%}, busy {busy / total:.1%}")
     for name, n in areas.most_common():

@@ -12,7 +12,6 @@ left in ``fetching`` by a killed crawl is queued again on resume.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
 from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL
+from indexer.crawl.frontier.transaction import Transaction
 from indexer.errors import StateError
 
 
@@ -376,18 +376,10 @@ class Frontier(RecrawlRecords):
         row = self._db.execute("SELECT COUNT(*) FROM urls WHERE state != 'done'").fetchone()
         return int(row[0])
 
-    def _tx(self) -> _Transaction:
-        return _Transaction(self._db)
+    def batch(self) -> Transaction:
+        """``with frontier.batch():`` makes the writes of a section one transaction (one
+        commit; all or none); the section must not ``await`` (:mod:`.transaction`)."""
+        return Transaction(self._db)
 
-
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN")
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._db.execute("ROLLBACK" if et else "COMMIT")
+    def _tx(self) -> Transaction:
+        return Transaction(self._db)
