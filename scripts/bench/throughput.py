@@ -14,10 +14,11 @@ Parts (``--part``, default all):
   30 / 0.5 = 60 pages/s; pages/s over the span of the server's log (first request start to
   last, plus one delay) against it (goal >= 0.95), and the smallest gap between request
   starts on one host (goal: not below the delay).
+- ``solr``: ``throughput_solr.py`` (``--out`` and ``--solr`` alternated, pages/s of each).
 - ``frontier``: ``throughput_frontier.py`` (claim and add at 10k / 100k / 1M queued).
 
 The load (``uptime``) is printed first: the machine is shared, figures are noisy.
-Usage: python scripts/bench/throughput.py [--part site|delay|frontier|all] [--rounds 2]
+Usage: python scripts/bench/throughput.py [--part site|delay|solr|frontier|all] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -135,15 +136,25 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-def run_product(port: int, hosts: int, tmp: Path, *extra: str) -> Measured:
-    """``indexer crawl --out`` over the site (a fresh data directory)."""
+def run_product(port: int, hosts: int, tmp: Path, *extra: str, solr: str | None = None) -> Measured:
+    """``indexer crawl --out`` over the site (a fresh data directory); with ``solr`` (a
+    base URL) ``indexer crawl --solr`` instead, its pages counted in the core ``pages``."""
     work = Path(tempfile.mkdtemp(dir=tmp))
     seeds = [f"http://127.0.0.{h + 1}:{port}/" for h in range(hosts)]
-    cmd = [sys.executable, "-m", "indexer", "crawl", *seeds, "--out", str(work / "out.jsonl")]
-    cmd += ["--data-dir", str(work / "data"), "-q", *extra]
-    seconds, cpu, rss, _ = measure("product", cmd, _env())
-    pages = sum(1 for _ in (work / "out.jsonl").open())
-    return Measured("product --out", pages, seconds, cpu, rss)
+    cmd = [sys.executable, "-m", "indexer", "crawl", *seeds, "--data-dir", str(work / "data")]
+    if solr is None:
+        cmd += ["--out", str(work / "out.jsonl")]
+    else:
+        cmd += ["--solr", solr, "--core", "pages"]
+    seconds, cpu, rss, _ = measure("product", [*cmd, "-q", *extra], _env())
+    if solr is None:
+        pages = sum(1 for _ in (work / "out.jsonl").open())
+        return Measured("product --out", pages, seconds, cpu, rss)
+    import requests
+
+    found = requests.get(f"{solr}/pages/select", params={"q": "*:*", "rows": 0}, timeout=60)
+    pages = int(found.json()["response"]["numFound"])
+    return Measured("product --solr", pages, seconds, cpu, rss)
 
 
 def run_scrapy(port: int, hosts: int) -> Measured:
@@ -264,7 +275,8 @@ def delay(hosts: int, pages: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=["site", "delay", "frontier", "all"], default="all")
+    parts = ["site", "delay", "solr", "frontier", "all"]
+    parser.add_argument("--part", choices=parts, default="all")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--hosts", type=int, default=HOSTS)
     parser.add_argument("--pages", type=int, default=PAGES)
@@ -279,8 +291,12 @@ def main() -> int:
         site(args.rounds, args.hosts, args.pages)
     if args.part in ("delay", "all"):
         delay(args.hosts, args.pages)
+    sys.path.insert(0, str(HERE))
+    if args.part in ("solr", "all"):
+        import throughput_solr
+
+        throughput_solr.run(args.rounds, args.hosts, args.pages)
     if args.part in ("frontier", "all"):
-        sys.path.insert(0, str(HERE))
         import throughput_frontier
 
         throughput_frontier.run()
