@@ -67,3 +67,28 @@ def test_an_older_frontier_gets_the_due_index_on_open(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert "urls_due" in names
+
+
+def test_a_batch_is_one_transaction_with_nested_groups(tmp_path: Path) -> None:
+    with Frontier(tmp_path) as f:
+        f.start_run(resume=False)
+        f.add([("http://a/0", "a", 0)])
+        with f.batch():  # nested groups (add, record_many, template statistics) join it
+            f.add([("http://a/1", "a", 1)])
+            f.record_many([("http://b/x", "b", 1, "out-of-scope", "outside")])
+            f.extract_state.save_template_stats([("a", '{"pages": 1, "counts": {}}')])
+            f.finish("http://a/0", "indexed", reached=True, content_hash="h")
+            assert f.reached_now("http://a/0")  # the batch reads its own writes
+            with sqlite3.connect(tmp_path / "frontier.sqlite3") as other:
+                rows = other.execute("SELECT COUNT(*) FROM urls").fetchone()[0]
+                assert rows == 1, "nothing is visible outside before the commit"
+        with sqlite3.connect(tmp_path / "frontier.sqlite3") as other:
+            assert other.execute("SELECT COUNT(*) FROM urls").fetchone()[0] == 3
+        try:
+            with f.batch():
+                f.add([("http://a/2", "a", 1)])
+                raise RuntimeError("a bug in the verdict")
+        except RuntimeError:
+            pass
+        assert f.next_due("a") == 0 and f.claim("a", now=1e12) is not None
+        assert f.claim("a", now=1e12) is None, "the failed batch's add was rolled back"
