@@ -68,10 +68,12 @@ class Measured:
 
 
 def _tree_rss(proc: psutil.Process) -> int:
+    """Summed RSS (bytes) of ``proc`` and its descendants now (0 once it is gone)."""
     total = 0
-    for p in [proc, *proc.children(recursive=True)]:
-        with contextlib.suppress(psutil.Error):
-            total += p.memory_info().rss
+    with contextlib.suppress(psutil.Error):
+        for p in [proc, *proc.children(recursive=True)]:
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
     return total
 
 
