@@ -160,7 +160,7 @@ class StateError(IndexerError):
     """
 
     def __init__(self, path: object, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(f"{path}: {one_line(message)}")
         self.path = path
 
 
@@ -177,8 +177,14 @@ class StorageError(IndexerError):
     """
 
     def __init__(self, path: object, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(f"{path}: {one_line(message)}")
         self.path = path
+
+
+def one_line(message: str) -> str:
+    """``message`` with its line breaks and runs of white space made single spaces (SQLite's
+    malformed-database messages span lines)."""
+    return " ".join(message.split())
 
 
 class SolrError(IndexerError):

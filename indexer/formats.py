@@ -33,4 +33,16 @@ MEDIA_TYPES = {
 }
 
 #: Other MIME types that servers and older documents declare for the same formats.
-MEDIA_TYPE_ALIASES = {"html": ("application/xhtml+xml",), "rtf": ("text/rtf",)}
+MEDIA_TYPE_ALIASES = {
+    "html": ("application/xhtml+xml",),
+    "rtf": ("text/rtf",),
+    "pdf": ("application/x-pdf",),
+    "csv": ("application/csv", "text/comma-separated-values"),
+}
+
+#: The format id each MIME type (a format's own or an alias) stands for.
+BY_MEDIA_TYPE = {
+    media: fmt
+    for fmt, own in MEDIA_TYPES.items()
+    for media in (own, *MEDIA_TYPE_ALIASES.get(fmt, ()))
+}

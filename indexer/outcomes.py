@@ -82,6 +82,7 @@ class Outcome(StrEnum):
     TOO_LARGE_UNPACKED = "too-large-unpacked"
     ENCRYPTED = "encrypted"
     NO_TEXT = "no-text"
+    LINKS_ONLY = "links-only"
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.ENCRYPTED: OutcomeInfo(_S, _GRACE, "a password-protected PDF or Office file"),
     Outcome.NO_TEXT: OutcomeInfo(
         _S, _GRACE, "a document without a text layer (a scan; OCR is out of scope)"
+    ),
+    Outcome.LINKS_ONLY: OutcomeInfo(
+        _S, _GRACE, "an HTML page parsed for its links only: html is not in crawl.formats"
     ),
 }
 

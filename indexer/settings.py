@@ -240,8 +240,8 @@ class ExtractSettings(TemplateSettings, _Section):
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
     document_timeout: float = Field(60.0, gt=0, description="Wall time per document (s).")
-    worker_memory: int = Field(
-        1 << 30, ge=64 << 20, description="Address-space limit per document worker (bytes)."
+    worker_memory: int = Field(  # a worker needs ~112 MiB to parse (measured): 256 MiB at least
+        1 << 30, ge=256 << 20, description="Address-space limit per document worker (bytes)."
     )
     max_unpacked_bytes: int = Field(
         512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."

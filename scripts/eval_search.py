@@ -14,8 +14,15 @@ beside a Kuromoji-only baseline: the same path with ``qf=content``. Known-item c
 one target page and score recall@10 and MRR@10; class ``relevant_set`` lists its relevant
 pages (``a|b|c``) and scores P@5 with denominator min(5, number of relevant pages).
 
+With ``--stock-baseline`` a further column, for information: the gold texts in a core whose
+``text_ja`` is Solr's stock Japanese type (the ``_default`` configset's: Kuromoji, base
+form, part-of-speech and stop words, CJK width, katakana stem; no normalization, mapping or
+synonyms of ours), asked with ``qf=content`` through the same query path. The ``baseline``
+columns stay the measure of the issue (our ``text_ja``, ``qf=content``), which shares every
+improvement of the configset's Japanese field and of the query path.
+
 Usage: ``python scripts/eval_search.py [--corpus-root DIR] [--queries TSV] [--no-crawl]
-[--misses]``
+[--misses] [--stock-baseline]``
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -49,6 +57,19 @@ BASELINE = {"qf": "content"}
 # Ranking only: highlighting and facets off make the run faster and change no order.
 RANKING_ONLY = {"hl": "false", "facet": "false"}
 Ask = Callable[[str], list[str]]
+# Solr 9's _default configset, fieldType text_ja (one analyzer for index and query).
+STOCK_TEXT_JA = """<fieldType name="text_ja" class="solr.TextField" positionIncrementGap="100"
+             autoGeneratePhraseQueries="false">
+    <analyzer>
+      <tokenizer name="japanese" mode="search"/>
+      <filter name="japaneseBaseForm"/>
+      <filter name="japanesePartOfSpeechStop" tags="lang/stoptags_ja.txt"/>
+      <filter name="cjkWidth"/>
+      <filter name="stop" ignoreCase="true" words="lang/stopwords_ja.txt"/>
+      <filter name="japaneseKatakanaStem" minimumLength="4"/>
+      <filter name="lowercase"/>
+    </analyzer>
+  </fieldType>"""
 
 
 @dataclass(frozen=True)
@@ -155,14 +176,26 @@ def index_documents(base: str, core: str, docs: list[dict[str, str]]) -> None:
     resp.raise_for_status()
 
 
-def create_core(base: str, core: str) -> None:
-    """A second core from the bundled configset (Cores API CREATE, configSet=pages)."""
+def create_core(base: str, core: str, configset: str = "pages") -> None:
+    """A further core from a configset of the Solr home (Cores API CREATE)."""
     resp = requests.get(
         f"{base}/admin/cores",
-        params={"action": "CREATE", "name": core, "configSet": "pages"},
+        params={"action": "CREATE", "name": core, "configSet": configset},
         timeout=120,
     )
     resp.raise_for_status()
+
+
+def write_stock_configset(solr_home: Path) -> str:
+    """Configset ``stock`` beside ``pages``: ours with :data:`STOCK_TEXT_JA` for ``text_ja``."""
+    conf = solr_home / "configsets" / "stock" / "conf"
+    shutil.copytree(solr_home / "configsets" / "pages" / "conf", conf)
+    schema = conf / "schema.xml"
+    text = schema.read_text(encoding="utf-8")
+    start = text.index('<fieldType name="text_ja"')
+    end = text.index("</fieldType>", start) + len("</fieldType>")
+    schema.write_text(text[:start] + STOCK_TEXT_JA + text[end:], encoding="utf-8")
+    return "stock"
 
 
 def crawl_pages(base: str, core: str, root: Path, work: Path) -> None:
@@ -234,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="Solr port (default: a free one)")
     parser.add_argument("--no-crawl", action="store_true", help="gold-text run only")
     parser.add_argument("--misses", action="store_true", help="list misses of /search (gold)")
+    parser.add_argument(
+        "--stock-baseline", action="store_true", help="add Solr's stock text_ja (information)"
+    )
     args = parser.parse_args(argv)
     queries = load_queries(args.queries)
     args.port = args.port or _free_port()
@@ -254,6 +290,11 @@ def _run(base: str, queries: list[Query], args: argparse.Namespace, work: Path) 
         "/search gold": evaluate(queries, asker(gold, str, False)),
         "baseline gold": evaluate(queries, asker(gold, str, True)),
     }
+    if args.stock_baseline:
+        create_core(base, "stock", write_stock_configset(work / "solr"))
+        index_documents(base, "stock", gold_documents(args.corpus_root))
+        stock = SolrSettings(url=base, core="stock")
+        runs["stock-ja gold"] = evaluate(queries, asker(stock, str, True))
     if not args.no_crawl:
         create_core(base, "crawl")
         crawl_pages(base, "crawl", args.corpus_root, work)

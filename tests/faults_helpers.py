@@ -4,6 +4,7 @@ reading its state (run record, outbox) and Solr's ids while it runs."""
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import signal
@@ -151,3 +152,14 @@ def solr_ids(
     )
     resp.raise_for_status()
     return [d["id"] for d in resp.json()["response"]["docs"]]
+
+
+def cli(*args: str) -> tuple[int, str]:
+    """Run ``indexer ARGS`` in this process; returns the exit code and what it wrote to
+    stderr (stdout is dropped)."""
+    from indexer.cli import main  # the CLI's imports stay out of the helpers' import time
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        code = main(list(args))
+    return code, err.getvalue()

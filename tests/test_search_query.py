@@ -34,7 +34,7 @@ def test_words_without_operator_are_joined_by_and(typed: str, sent: str) -> None
         ("検索~", "検索\\~"),
         ("検索~2", "検索\\~2"),
         ("?", "\\?"),
-        ("*", "\\*"),
+        ("**", "\\*\\*"),
         ("*ache", "\\*ache"),
         ("url:*apache*", "url:\\*apache*"),
         ("/.*/", "\\/.*/"),
@@ -115,3 +115,46 @@ def test_dangling_operators_are_dropped() -> None:
     assert prepare("AND 大阪").q == "大阪"
     assert prepare("(大阪 OR) 梅田").q == "( 大阪 ) AND 梅田"
     assert prepare("OR").q == "OR"  # a lone operator is a word
+
+
+def test_field_prefix_binds_to_its_group_or_phrase_and_gets_a_highlight_query() -> None:
+    grouped = prepare("title:(経費)")
+    assert grouped.q == "title:( 経費 )" and grouped.params["hl.q"] == "( 経費 )"
+    phrase = prepare('title:"経費精算" 申請')
+    assert phrase.q == 'title:"経費精算" AND 申請'
+    assert phrase.params["hl.q"] == '"経費精算" AND 申請'
+    assert prepare("-(大阪 梅田) 検索").q == "-( 大阪 AND 梅田 ) AND 検索"
+    assert prepare('-"東京 都庁" 展望').q == '-"東京 都庁" AND 展望'
+    assert "hl.q" not in prepare("host:intra 経費").params  # no text field named
+
+
+def test_what_is_searched_otherwise_than_typed_is_noted() -> None:
+    for typed in ("*", " *:* "):
+        every = prepare(typed)
+        assert every.q == "*:*" and every.params["defType"] == "lucene"
+        assert [n.kind for n in every.notes] == ["all"]
+    odd = prepare("url:*x* 検索~ 9時~17時 title:経費")
+    assert [(n.kind, n.value) for n in odd.notes] == [
+        ("field", "url"),
+        ("wildcard", "url:*x*"),
+        ("fuzzy", "検索~"),
+    ]
+    assert odd.notes[0].message() == "url: is not a searchable field; searched as text"
+    assert prepare("大阪 検索").notes == ()
+
+
+def test_control_characters_are_white_space() -> None:
+    assert prepare("経費\x00精算\n申請").q == "経費 AND 精算 AND 申請"
+    with pytest.raises(QueryError, match="empty"):
+        prepare("\x00\x1f")
+
+
+def test_user_fields_are_the_handlers_uf() -> None:
+    from xml.etree import ElementTree
+
+    from indexer.solr.query import USER_FIELDS
+    from tests.conftest import CONFIGSET_DIR
+
+    root = ElementTree.parse(CONFIGSET_DIR / "solrconfig.xml").getroot()
+    uf = root.find(".//requestHandler[@name='/search']/lst/str[@name='uf']")
+    assert uf is not None and set((uf.text or "").split()) == USER_FIELDS

@@ -24,8 +24,9 @@ TEXTS = {
     "jazz": "ノラ・ジョーンズが約2年半ぶりのアルバムを発表しました。ハイレゾ配信も始まります。",
     "grease": "サーマルグリスを塗り直すと、冷却性能が上がります。",
     "tokyo": "東京都庁の展望室は無料で、誰でも入れます。",
+    "uniform": "野球部の新しいユニフォームとネットワークインターフェイスの話。",
 }
-QUERIES = ("ノラジョーンズ", "ハイレゾ", "京都", "グリス")
+QUERIES = ("ノラジョーンズ", "ハイレゾ", "京都", "グリス", "ユニホーム", "インターフェース")
 
 
 def _write_site(root: Path) -> None:
@@ -81,7 +82,7 @@ def test_refresh_resends_old_stamped_documents(solr_core: tuple[str, str], tmp_p
         common += ["--delay", "0", "-q"]
         _cli("crawl", *common, f"{site}/index.html")
         fresh = _answers(cfg)
-        assert fresh["ノラジョーンズ"] and fresh["京都"]
+        assert fresh["ノラジョーンズ"] and fresh["京都"] and fresh["ユニホーム"]
         assert {d["schema_version"] for d in _stored(base, core)} == {SCHEMA_VERSION}
         assert refresh_need(conn, core).stale == 0
 

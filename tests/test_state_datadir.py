@@ -54,7 +54,8 @@ def test_an_unversioned_file_of_the_old_schema_is_adopted_as_version_1(tmp_path:
     assert _header(tmp_path / "frontier.sqlite3") == (0, 0)
     with Frontier(tmp_path) as frontier:
         assert frontier.queued_count() == 1  # the rows are kept
-    assert _header(tmp_path / "frontier.sqlite3") == (APPLICATION_ID, 1)
+    # adopted as version 1, then brought to the current version by the additive steps
+    assert _header(tmp_path / "frontier.sqlite3") == (APPLICATION_ID, FRONTIER.version)
 
 
 def _zero_bytes(path: Path) -> None:

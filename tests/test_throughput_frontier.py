@@ -32,7 +32,7 @@ def test_next_due_and_claim_are_index_lookups(tmp_path: Path) -> None:
         f.start_run(resume=False)
         f.add([(f"http://a/{i}", "a", i % 3) for i in range(50)])
         due = _plans(f, "next_due")
-        assert due == ["SEARCH urls USING COVERING INDEX urls_due (host=? AND state=?)"]
+        assert due == ["SEARCH urls USING COVERING INDEX urls_due (host=? AND state=? AND run=?)"]
         claim = _plans(f, "claim")
         assert claim == ["SEARCH urls USING INDEX urls_claim (host=? AND state=?)"]
 

@@ -25,6 +25,8 @@ from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.phases import abort
+from indexer.pipeline.reconcile import MISSED
 from indexer.report import RunStats, format_summary
 
 log = logging.getLogger("indexer")
@@ -119,13 +121,15 @@ def run(args: argparse.Namespace) -> int:
         )
     use_solr = args.out is None or args.solr is not None
     with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
-        frontier.data_dir.verify((OUTBOX,))
+        frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
         if settings.crawl.seeds and not (settings.crawl.resume and load_scope(frontier)):
             save_scope(frontier, scope_of(settings.crawl))  # reindex jobs keep to it
         display = ProgressDisplay(enabled=not args.quiet)
-        options = CrawlOptions(out=args.out, use_solr=use_solr, on_progress=display.update)
+        options = CrawlOptions(
+            out=args.out, use_solr=use_solr, on_progress=display.update, lift=tuple(args.seeds)
+        )
         crawler = Crawler(settings, frontier, options)
         with display:
             stats = asyncio.run(_run_with_signals(crawler, options))
@@ -140,7 +144,7 @@ async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats
 
     def stop() -> None:
         if options.stop.is_set():
-            raise KeyboardInterrupt
+            abort(options.stop)  # the run record gets its end first
         log.warning(
             "stopping: within 5 s; pages in flight and unsent changes wait for --resume "
             "(again to abort)"

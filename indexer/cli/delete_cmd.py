@@ -12,8 +12,9 @@ from indexer.cli.options import add_common, add_solr_target, load_from_args, sol
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import ConfigError, InvalidURLError
-from indexer.index.outbox import Outbox
+from indexer.index.outbox import OUTBOX, Outbox
 from indexer.index.writer import SolrWriter
+from indexer.pipeline.reconcile import MISSED
 from indexer.solr.search import count, term_query
 
 
@@ -36,15 +37,20 @@ def run(args: argparse.Namespace) -> int:
     read.
 
     Adds of the URL or host still waiting in the outbox (a crawl killed before its drain)
-    become deletes in one transaction first, so the next crawl cannot bring them back.
+    become deletes in one transaction first, so the next crawl cannot bring them back. The
+    URL or host is buried in the frontier first (:mod:`indexer.crawl.frontier.tombstones`):
+    no ``crawl --resume`` or ``reindex`` brings it back through the stored seeds, scope or
+    outlinks; ``indexer crawl`` naming it as a seed lifts the tombstone.
     """
     settings = load_from_args(args, solr_flags(args)).settings
     writer = SolrWriter(settings.solr)
     with Frontier(settings.crawl.data_dir, create=False) as frontier:
+        frontier.data_dir.verify((OUTBOX, MISSED))
         outbox = Outbox(frontier.data_dir.outbox)
         try:
             if args.url:
                 doc_id = _url_argument(args.url, settings.crawl.strip_params)
+                frontier.tombstones.bury_url(doc_id)
                 found = count(settings.solr, term_query("id", doc_id))
                 queued = outbox.retract(lambda i: i == doc_id, also=[doc_id])
                 writer.update([], queued)
@@ -52,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 forgotten = frontier.forget([doc_id])
             else:
                 host = _host_argument(args.host)
+                frontier.tombstones.bury_host(host)
                 found = count(settings.solr, term_query("host", host))
                 queued = outbox.retract(lambda i: host_of(i) == host)
                 writer.update([], queued)
@@ -60,6 +67,12 @@ def run(args: argparse.Namespace) -> int:
             outbox.settle_deletes(queued)
         finally:
             outbox.close()
+    _say(args, found, forgotten)
+    return 0
+
+
+def _say(args: argparse.Namespace, found: int, forgotten: int) -> None:
+    """What was deleted, and how a user brings it back (a seed lifts the tombstone)."""
     print(
         f"deleted {found} document(s) from the index; {forgotten} URL(s) forgotten in the frontier",
         file=sys.stderr,
@@ -67,7 +80,12 @@ def run(args: argparse.Namespace) -> int:
     if not found and not forgotten:
         hint = "" if args.url else " (hosts are written host[:port])"
         print(f"indexer: nothing matched{hint}", file=sys.stderr)
-    return 0
+    target = args.url or f"URL (any URL of {args.host})"
+    print(
+        "it stays deleted: no `crawl --resume` or `reindex` brings it back; "
+        f"to index it again, give it as a seed: indexer crawl {target}",
+        file=sys.stderr,
+    )
 
 
 def _url_argument(value: str, strip_params: tuple[str, ...]) -> str:

@@ -123,7 +123,7 @@ async def extract_file(
     except OSError as exc:
         return {"file": str(path), "outcome": "error", "error": f"{type(exc).__name__}: {exc}"}
     verdict = decide(body, content_type, page_url, formats)
-    if verdict.format is None:
+    if verdict.format is None or verdict.outcome:  # links-only: a crawl does not index it
         return {"file": str(path), "outcome": verdict.outcome, "error": verdict.reason}
     if verdict.format == "html":
         return _html_record(path, body, content_type, page_url, template, explain)

@@ -19,7 +19,7 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.errors import ConfigError
-from indexer.pipeline.phases import StopEvent
+from indexer.pipeline.phases import StopEvent, abort
 from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
 from indexer.pipeline.resend import repair
 from indexer.report import format_summary
@@ -144,7 +144,7 @@ async def _with_signals(
 
     def on_signal() -> None:
         if stop is None or stop.is_set():
-            raise KeyboardInterrupt
+            abort(stop)  # the run record gets its end first
         print("indexer: stopping within 5 s; nothing is deleted (again to abort)", file=sys.stderr)
         stop.set()
 

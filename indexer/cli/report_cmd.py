@@ -8,9 +8,12 @@ import sys
 from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
+from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.view import FrontierView
 from indexer.crawl.urls import normalize_url
 from indexer.errors import ConfigError, InvalidURLError
+from indexer.index.outbox import OUTBOX
+from indexer.pipeline.reconcile import MISSED
 from indexer.report import (
     OUTCOMES,
     RUN_NOTES,
@@ -46,13 +49,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the report; a missing or broken frontier is a ``StateError`` (exit 2)."""
+    """Print the report; a missing or broken frontier, or a broken outbox or missed-runs
+    file, is a ``StateError`` (exit 2)."""
     if args.outcome and not args.urls:
         raise ConfigError("--outcome", "only with --urls")
     if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
         raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
     settings = load_from_args(args, {}).settings
     with FrontierView(settings.crawl.data_dir) as view:
+        DataDir(settings.crawl.data_dir).verify((OUTBOX, MISSED), read_only=True)
         if args.explain:
             return _explain(view, args.explain)
         if args.urls:

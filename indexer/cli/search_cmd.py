@@ -10,6 +10,7 @@ from typing import Any
 from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
 from indexer.solr.query import query_options
 from indexer.solr.search import search
+from indexer.solr.snippets import without_bidi
 
 # The handler marks matches with <em>…</em>; the terminal shows them as 【…】.
 MARKS = {"<em>": "【", "</em>": "】"}
@@ -34,10 +35,13 @@ def run(args: argparse.Namespace) -> int:
     options = query_options(settings.search)
     result = search(settings.solr, args.query, rows=args.rows, options=options)
     for hit in result["hits"]:
-        hit["snippets"] = [marked(s) for s in hit["snippets"]]
+        hit["title"] = without_bidi(hit["title"] or "")
+        hit["snippets"] = [without_bidi(marked(s)) for s in hit["snippets"]]
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
+    for note in result["notes"]:
+        print(f"note: {note}", file=sys.stderr)
     print(f"{result['numFound']} hits for {args.query!r}", file=sys.stderr)
     for i, hit in enumerate(result["hits"], 1):
         print(f"{i:>2}. {hit['title'] or '(no title)'}\n    {hit['url']}")

@@ -156,7 +156,8 @@ class DataDir:
             StateError: missing, without its schema, foreign, newer or malformed.
         """
         path = self.path(kind)
-        if not path.is_file():
+        _must_be_file(path, kind)
+        if not path.exists():
             raise StateError(path, f"missing: {missing_hint or kind.remedy}")
         db = _connect(path, kind.remedy, read_only=True)
         try:
@@ -166,14 +167,20 @@ class DataDir:
             raise
         return db
 
-    def verify(self, kinds: tuple[StateKind, ...]) -> None:
-        """Check every existing state file of ``kinds`` before anything else is contacted.
+    def verify(self, kinds: tuple[StateKind, ...], *, read_only: bool = False) -> None:
+        """Check every existing state file of ``kinds`` before anything else is contacted
+        (``read_only``: without writing, so without the lock: ``indexer report``).
 
         Raises:
-            StateError: one of them is broken, foreign or newer (the first found).
+            StateError: one of them is broken, foreign or newer, or not a file (the first
+                found).
         """
         for kind in kinds:
-            if self.path(kind).exists():
+            if not self.path(kind).exists():
+                continue
+            if read_only:
+                self.open_read_only(kind).close()
+            else:
                 self.open(kind, create=False).close()
 
     def set_aside(self, kind: StateKind) -> Path | None:
@@ -217,6 +224,7 @@ def open_state(
             malformed.
         StorageError: it cannot be created (disk full).
     """
+    _must_be_file(path, kind)
     if not path.exists():
         if not create:
             raise StateError(path, f"missing: {missing_hint or kind.remedy}")
@@ -276,6 +284,17 @@ def check(db: sqlite3.Connection, path: Path, kind: StateKind, *, adopt: bool) -
             db.execute(f"PRAGMA user_version={kind.version}")
     except sqlite3.Error as exc:
         raise translate(exc, path, kind.remedy) from None
+
+
+def _must_be_file(path: Path, kind: StateKind) -> None:
+    """Refuse a path that exists and is not a regular file (a directory, a device).
+
+    Raises:
+        StateError: naming the path and ``kind.remedy``.
+    """
+    if path.exists() and not path.is_file():
+        what = "a directory" if path.is_dir() else "not a regular file"
+        raise StateError(path, f"is {what}, not a state file; {kind.remedy}")
 
 
 def _header(db: sqlite3.Connection) -> tuple[int, int]:

@@ -173,11 +173,11 @@ def _sniff_or_detect(body: bytes) -> tuple[str, str]:
         return "iso2022_jp", "sniff"
     if sniff.is_utf8(body):
         return "utf-8", "sniff"
+    thin = detect.non_ascii_bytes(body[: detect.DETECT_BYTES]) < detect.STRONG_EVIDENCE_BYTES
     if sniff.mostly_utf8(body):
-        return "utf-8", "detected"
+        return "utf-8", "guess" if thin else "detected"
     detected = detect.detect(body)
     if detected is not None:
-        thin = detect.non_ascii_bytes(body[: detect.DETECT_BYTES]) < detect.STRONG_EVIDENCE_BYTES
         return detected, "guess" if thin else "detected"
     return DEFAULT_ENCODING, "default"
 

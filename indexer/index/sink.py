@@ -43,6 +43,8 @@ class DocumentSink:
         defer_deletes: collect deletions in :attr:`deferred_deletes` instead of sending them.
         client: the Solr client (default: a :class:`SolrWriter` for ``settings.solr``).
         on_commit: called when the final commit begins.
+        buried: whether a document id was deleted by ``indexer delete`` and not crawled
+            again (:mod:`indexer.crawl.frontier.tombstones`): its document is not written.
 
     Attributes:
         failure: one line when the index stage gave up (credentials or schema refused for
@@ -64,6 +66,7 @@ class DocumentSink:
         defer_deletes: bool = False,
         client: SolrClient | None = None,
         on_commit: Callable[[], None] | None = None,
+        buried: Callable[[str], bool] | None = None,
     ) -> None:
         self._settings = settings
         self._out_path = out
@@ -78,6 +81,7 @@ class DocumentSink:
         self.failure = ""
         self._client = client
         self._on_commit = on_commit
+        self._buried = buried
         self.removed_chars = 0
         self._out: OutFile | None = None
         self._outbox: Outbox | None = None
@@ -172,8 +176,12 @@ class DocumentSink:
         """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before.
 
         Characters outside XML 1.0 ``Char`` are removed from every field and from ``text``
-        first (:mod:`indexer.index.xmlchars`), counted in :attr:`removed_chars`.
+        first (:mod:`indexer.index.xmlchars`), counted in :attr:`removed_chars`. A buried
+        document (deleted by ``indexer delete``) is dropped.
         """
+        if self._buried is not None and self._buried(str(doc["id"])):
+            log.info("%s: not sent: deleted by `indexer delete`", doc["id"])
+            return
         doc, removed = clean_value(doc)
         text, removed_text = clean_value(text)
         self.removed_chars += removed + removed_text

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 # 2: content_bigram folds ・/=/ー, drops unigrams, is stored for highlighting; katakana
 #    spelling variants mapped (ヴ, ウィ).
-SCHEMA_VERSION = 2
+# 3: content_bigram folds ファ/フィ/フェ/フォ to ハ/ヒ/ヘ/ホ and an e-/o-row long vowel to イ/ウ.
+SCHEMA_VERSION = 3
 EXTRACTOR_VERSION = 1
 
 

@@ -40,6 +40,7 @@ from indexer.pipeline.documents import document_workers
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.phases import DRAIN_SHARE, Phase, RunEnd, RunPhases, StopEvent, stop_remaining
+from indexer.pipeline.reconcile import MISSED
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.pipeline.visit import Clients, Visitor
@@ -71,6 +72,9 @@ class CrawlOptions:
             decides whether their documents stay (reindex reconciliation).
         narrow_include, narrow_exclude: regexes added to the scope as conditions that must
             hold too (a reindex job's ``--include`` / ``--exclude``).
+        lift: seeds a user named on the command line: their tombstones (and their
+            hosts') left by ``indexer delete`` are lifted (:mod:`indexer.crawl.frontier.
+            tombstones`); stored seeds never lift one.
     """
 
     out: Path | None = None
@@ -85,6 +89,7 @@ class CrawlOptions:
     recheck: tuple[str, ...] = ()
     narrow_include: tuple[str, ...] = ()
     narrow_exclude: tuple[str, ...] = ()
+    lift: tuple[str, ...] = ()
 
 
 class Crawler:
@@ -118,7 +123,7 @@ class Crawler:
         self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap)
         self.retry = RetryPolicy.from_settings(fetch)
         self.ledger = Ledger(frontier, self.stats)
-        self.phases = RunPhases(frontier)
+        self.phases = RunPhases(frontier, options.stop)
         self.sink = DocumentSink(
             settings,
             out=options.out,
@@ -130,6 +135,7 @@ class Crawler:
             defer_deletes=options.reindex is not None and options.reindex.defer_deletes,
             client=options.client,
             on_commit=lambda: self.phases.enter(Phase.COMMITTING),
+            buried=frontier.tombstones.buries,
         )
         self.aliases = SiteAliases()
         self.login = LoginRules(settings.crawl)
@@ -151,6 +157,7 @@ class Crawler:
         if crawl.seeds:  # normalized: no user:password@ from a seed reaches the disk
             self.frontier.save_seeds(self._normalized(crawl.seeds))
         self.dispatcher.resume_counts()
+        self.frontier.tombstones.lift(self._normalized(self.options.lift))
         for seed in self._normalized(crawl.seeds):
             self.aliases.prefer(seed)
         self.dispatcher.seed_urls = set(self._normalized(crawl.seeds))
@@ -308,7 +315,7 @@ async def run_crawl(
     if stop is not None:
         options.stop = stop
     with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
-        frontier.data_dir.verify((OUTBOX,))
+        frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
         return await Crawler(settings, frontier, options).run()

@@ -9,6 +9,7 @@ contain hostile files; a format not indexed ends here with its outcome.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from concurrent.futures import Executor
 
@@ -46,22 +47,26 @@ async def process_response(
 ) -> ProcessedPage:
     """Decide the format of ``fetched`` and parse it; never raises for bad input.
 
-    ``learning`` is ``(template, learn, explain)`` for an HTML page
-    (:meth:`indexer.pipeline.learning.SiteLearning.page_args`); with ``links`` an HTML
-    page's outlinks are judged in its worker (:mod:`indexer.crawl.candidates`).
+    ``learning``: ``(template, learn, explain)`` of an HTML page (``SiteLearning.page_args``);
+    with ``links`` its outlinks are judged in its worker (:mod:`indexer.crawl.candidates`).
 
     Returns:
         The processed page; when ``extracted`` is None, ``outcome`` (if set) and
         ``error`` say how the URL ends (``wrong-type``, ``unsupported-format``,
         ``too-large`` for HTML over ``fetch.max_body_bytes`` or a document over
-        ``fetch.max_document_bytes``: the fetch cap followed the declared type, the
-        bytes may be another), or a document's outcome.
+        ``fetch.max_document_bytes``, or a document's outcome); ``links-only`` beside
+        ``extracted`` is HTML read for its links only (``html`` not in ``crawl.formats``).
     """
     body = fetched.body
     verdict = decide(body, fetched.content_type, fetched.final_url, settings.crawl.formats)
     if verdict.format is None:
         return ProcessedPage(NOT_TEXT, None, verdict.reason, verdict.outcome)
     if verdict.format == "html":
+        if verdict.outcome:  # links-only: parsed for its links, not indexed, not learnt
+            page = await _page(fetched, settings, pool, rules, (*NO_LEARNING, links))
+            if page.extracted is None:  # too large or not parsed: that is its outcome
+                return page
+            return dataclasses.replace(page, outcome=verdict.outcome, error=verdict.reason)
         return await _page(fetched, settings, pool, rules, (*learning, links))
     cap = settings.fetch.max_document_bytes
     if len(body) > cap:

@@ -175,7 +175,8 @@ class DocumentWorkers:
             self._all.add(worker)
             if not worker.started():
                 self._retire(worker)
-                return None, DocumentError("parse-error", "document worker did not start")
+                why = f"document worker did not start (extract.worker_memory={self._memory})"
+                return None, DocumentError("parse-error", why)
         answer = worker.ask(job, self._timeout)
         if answer is not None:
             return worker, answer

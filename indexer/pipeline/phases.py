@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 
 class Phase(StrEnum):
@@ -56,17 +57,35 @@ DRAIN_SHARE = 3.0
 
 
 class StopEvent(asyncio.Event):
-    """An :class:`asyncio.Event` that remembers when it was first set (``at``, monotonic s)."""
+    """An :class:`asyncio.Event` that remembers when it was first set (``at``, monotonic s).
+
+    Attributes:
+        on_abort: called by :func:`abort` before the process gives up (a second signal):
+            each run tracking this stop writes its end there.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.at: float | None = None
+        self.on_abort: list[Callable[[], None]] = []
 
     def set(self) -> None:
         """Set the event; the first call records the time."""
         if self.at is None:
             self.at = time.monotonic()
         super().set()
+
+
+def abort(stop: asyncio.Event | None) -> NoReturn:
+    """Give up at once (a second SIGINT or SIGTERM): let the runs tracking ``stop`` write
+    their end (``interrupted``, exit 130, a reason), then raise :class:`KeyboardInterrupt`.
+
+    Raises:
+        KeyboardInterrupt: always (``indexer.cli.main`` turns it into exit 130).
+    """
+    for callback in getattr(stop, "on_abort", ()):
+        callback()
+    raise KeyboardInterrupt
 
 
 def stop_remaining(stop: asyncio.Event, share: float) -> float:
@@ -106,7 +125,8 @@ class RunEnd:
         phase: ``finished``, ``interrupted``, ``failed`` or ``refused``.
         exit_code: the process exit code for it (:data:`EXIT_CODES`).
         reason: one line ('' when finished).
-        stopped_in: the phase the run was in when it ended.
+        stopped_in: the phase the run was in when the stop came (when it ended, if no
+            stop came).
     """
 
     phase: Phase
@@ -120,23 +140,51 @@ class RunPhases:
 
     Args:
         store: the frontier (its current run is the one tracked).
+        stop: the run's stop; when it is a :class:`StopEvent` that was set, a run's end
+            names the phase the stop came in (not the one the run ended in).
     """
 
-    def __init__(self, store: PhaseStore) -> None:
+    def __init__(self, store: PhaseStore, stop: asyncio.Event | None = None) -> None:
         self._store = store
+        self._stop = stop
         self.current = Phase.CRAWLING
+        self._entered: list[tuple[float, Phase]] = [(time.monotonic(), Phase.CRAWLING)]
+        self._end: RunEnd | None = None
+        if isinstance(stop, StopEvent):
+            stop.on_abort.append(self.abort)
 
     def enter(self, phase: Phase) -> None:
-        """Move to ``phase`` and store it."""
+        """Move to ``phase`` and store it (nothing once the run has ended)."""
+        if self._end is not None:
+            return
         self.current = phase
+        self._entered.append((time.monotonic(), phase))
         self._store.set_phase(phase)
 
+    def stopped_in(self) -> Phase:
+        """The phase the run was in when the stop came (the current one when not stopped
+        or the stop has no time)."""
+        at: float | None = getattr(self._stop, "at", None)
+        if at is None or self._stop is None or not self._stop.is_set():
+            return self.current
+        before = [phase for since, phase in self._entered if since <= at]
+        return before[-1] if before else self._entered[0][1]  # a stop before the run began
+
     def end(self, phase: Phase, reason: str = "") -> RunEnd:
-        """End the run as ``phase`` (one of the last four) and store it with its exit code."""
-        end = RunEnd(phase, EXIT_CODES[phase], " ".join(reason.split())[:300], self.current)
+        """End the run as ``phase`` (one of the last four) and store it with its exit code;
+        a run ends once (later calls return the first end)."""
+        if self._end is not None:
+            return self._end
+        end = RunEnd(phase, EXIT_CODES[phase], " ".join(reason.split())[:300], self.stopped_in())
         self.current = phase
         self._store.set_phase(phase, end.exit_code, end.reason)
+        self._end = end
         return end
+
+    def abort(self) -> None:
+        """End the run ``interrupted`` at once (a second signal: the process exits with 130
+        before the run could end in order)."""
+        self.end(Phase.INTERRUPTED, f"aborted by a second signal while {self.stopped_in()}")
 
     def conclude(
         self, *, stopped: bool, failure: str, pending: int, keep_open: bool = False
@@ -147,9 +195,9 @@ class RunPhases:
         if failure:
             return self.end(Phase.FAILED, failure)
         if stopped:
-            return self.end(Phase.INTERRUPTED, f"stopped by a signal while {self.current}")
+            return self.end(Phase.INTERRUPTED, f"stopped by a signal while {self.stopped_in()}")
         if pending:
             return self.end(Phase.FAILED, f"Solr unavailable: {pending} changes wait in the outbox")
         if keep_open:
-            return RunEnd(Phase.FINISHED, EXIT_CODES[Phase.FINISHED], "", self.current)
+            return RunEnd(Phase.FINISHED, EXIT_CODES[Phase.FINISHED], "", self.stopped_in())
         return self.end(Phase.FINISHED)

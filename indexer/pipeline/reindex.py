@@ -35,10 +35,12 @@ from indexer.crawl.frontier import Frontier
 from indexer.crawl.scope import Scope, build_scope
 from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
 from indexer.crawl.urls import host_of, site_of
+from indexer.errors import SolrError
 from indexer.index.client import SolrClient, in_thread
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.outage import Stopped, patiently
 from indexer.pipeline.phases import Phase, RunEnd, StopEvent
 from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
 from indexer.pipeline.refresh import stale_ids
@@ -237,39 +239,66 @@ async def _run(
     if crawler.end is None or crawler.end.phase != Phase.FINISHED:
         return result  # interrupted or failed: not reconciled, nothing deleted
     crawler.phases.enter(Phase.RECONCILING)
-    planned: dict[str, set[str]] = defaultdict(set)
-    for doc_id in crawler.sink.deferred_deletes:
-        planned[host_of(doc_id)].add(doc_id)
-    after = await in_thread(_ids_by_host, client, hosts)
-    totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
-    result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
-    result.refusals = guard(settings, result.deletes, totals)
-    if result.refusals and not job.force and not job.dry_run:  # a dry run shows the plan
-        result.end = crawler.phases.end(Phase.REFUSED, "; ".join(result.refused))
-        return result
-    await _apply(client, settings, frontier, data_dir, job, result, on_change)
-    refused = bool(result.refusals) and job.dry_run
-    result.end = crawler.phases.end(Phase.REFUSED if refused else Phase.FINISHED)
+    try:
+        await _reconcile(crawler, client, hosts, data_dir, job, result, on_change)
+    except Stopped:
+        result.end = crawler.phases.end(Phase.INTERRUPTED, "stopped by a signal while reconciling")
+    except SolrError as exc:  # an outage past solr.drain_timeout, or a refusal: said, ended
+        result.end = crawler.phases.end(Phase.FAILED, f"Solr failed while reconciling: {exc}")
     return result
 
 
-async def _apply(
+async def _reconcile(
+    crawler: Crawler,
     client: SolrClient,
-    settings: Settings,
-    frontier: Frontier,
+    hosts: list[str],
     data_dir: Path,
     job: ReindexJob,
     result: ReindexResult,
     on_change: ChangeCallback | None,
 ) -> None:
-    """Report the planned deletions; unless a dry run, delete them and forget them."""
+    """Plan the deletes against the ids Solr holds now, apply the guard, delete; the run
+    ends ``refused`` or ``finished``.
+
+    Raises:
+        Stopped, SolrError: from :func:`indexer.pipeline.outage.patiently`.
+    """
+    settings, frontier = crawler.settings, crawler.frontier
+    planned: dict[str, set[str]] = defaultdict(set)
+    for doc_id in crawler.sink.deferred_deletes:
+        planned[host_of(doc_id)].add(doc_id)
+    stop = crawler.options.stop
+    after = await patiently(settings.solr, stop, "asking for its ids", _ids_by_host, client, hosts)
+    totals = reconcile(settings, frontier, data_dir, after, planned, crawler.scope.allows)
+    result.deletes = {h: sorted(ids) for h, ids in planned.items() if ids}
+    result.refusals = guard(settings, result.deletes, totals)
+    if result.refusals and not job.force and not job.dry_run:  # a dry run shows the plan
+        result.end = crawler.phases.end(Phase.REFUSED, "; ".join(result.refused))
+        return
+    await _apply(client, crawler, data_dir, job, result, on_change)
+    refused = bool(result.refusals) and job.dry_run
+    result.end = crawler.phases.end(Phase.REFUSED if refused else Phase.FINISHED)
+
+
+async def _apply(
+    client: SolrClient,
+    crawler: Crawler,
+    data_dir: Path,
+    job: ReindexJob,
+    result: ReindexResult,
+    on_change: ChangeCallback | None,
+) -> None:
+    """Report the planned deletions; unless a dry run, delete them (an outage waited out)
+    and forget them."""
     ids = [doc_id for group in result.deletes.values() for doc_id in group]
     for doc_id in ids:
         if on_change is not None:
             on_change("delete", doc_id)
     if not job.dry_run and ids:
-        await in_thread(_delete_from_solr, client, settings.solr.batch_size, ids)
-        forget(data_dir, frontier, ids)
+        solr = crawler.settings.solr
+        stop = crawler.options.stop
+        await patiently(solr, stop, "deleting", _delete_from_solr, client, solr.batch_size, ids)
+        forget(data_dir, crawler.frontier, ids)
         result.deleted = len(ids)
 
 

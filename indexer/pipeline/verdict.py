@@ -5,6 +5,8 @@
 1. no extraction: the outcome the format path gave (``wrong-type``, ``unsupported-format``,
    ``parse-error``, ``encrypted``, …), else ``wrong-type`` for a binary body, else
    ``extract-error``;
+1a. a page parsed for its links only (``links-only``: ``html`` not in ``crawl.formats``):
+   its links are followed (unless ``nofollow``), nothing is sent;
 2. ``noindex`` in the robots meta tag or the ``X-Robots-Tag`` header (when
    ``crawl.obey_noindex``): not indexed, an indexed copy is deleted now;
 3. a ``rel=canonical`` naming another in-scope URL: that URL is queued instead
@@ -137,6 +139,8 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
         return _unextracted(facts)
     directives = doc.robots | robots_directives(facts.x_robots_tag)
     follow = "nofollow" not in directives
+    if facts.page.outcome:  # links-only: a page of a format not indexed, read for links
+        return Verdict(Outcome(facts.page.outcome), facts.page.error, follow)
     indexed_before = facts.stored_hash is not None
     if obey_noindex and "noindex" in directives:
         reason = "meta robots or X-Robots-Tag noindex"

@@ -306,7 +306,7 @@ class Visitor:
         doc, url, final = page.extracted, claimed.url, fetched.final_url
         digest = twin = None
         sitewide = False
-        if doc is not None and doc.text.strip():
+        if doc is not None and doc.text.strip() and not page.outcome:  # not links-only
             digest = content_hash(doc)
             sitewide = self.sitewide.is_duplicate(url, claimed.host, digest)
             twin = self.frontier.same_content(digest, claimed.host, url)

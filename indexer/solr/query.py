@@ -18,7 +18,15 @@ Parser"; the length bound follows Fess, which searches at most 1,000 characters)
 - a query of one character is not matched through the bigram fields as such (の would
   match nearly every page): a kana, Latin letter or digit searches the Kuromoji fields only
   (title, content), as Fess does; a kanji or katakana character also matches as a prefix
-  (庁 finds 都庁, whose bigram 庁の starts with it), which scores below an exact word.
+  (庁 finds 都庁, whose bigram 庁の starts with it), which scores below an exact word;
+- C0 control characters (NUL, line breaks, …) are white space; ``*`` or ``*:*`` alone lists
+  every document (Lucene's match-all query costs nothing, unlike a wildcard);
+- a field prefix binds to the parenthesis or phrase after it (``title:(経費)``,
+  ``title:"経費精算"``); a query naming a text field gets ``hl.q``, the same query without
+  the prefixes, so the snippet marks the words found in the title too;
+- what was changed is said: each :class:`Note` names a part searched otherwise than typed
+  (a field users may not name — ``USER_FIELDS``, the handler's ``uf`` — fuzzy or leading
+  wildcard syntax searched as text, the match-all query).
 """
 
 from __future__ import annotations
@@ -32,9 +40,21 @@ from indexer.settings import SearchSettings
 
 MAX_QUERY_CHARS = 1000
 ONE_CHAR_QF = "title^8 content^4"
-_ITEM = re.compile(r'"(?:[^"\\]|\\.)*"?(?:~\d+)?|\(|\)|[^\s()"]+')
+# The handler's uf (solrconfig.xml); a test checks the two agree.
+USER_FIELDS = frozenset(
+    {"title", "content", "headings", "description", "host", "site", "lang", "content_type"}
+)
+TEXT_FIELDS = ("title", "content", "headings", "description")
+MATCH_ALL = frozenset({"*", "*:*"})
+# an item: [sign][field:] followed by a phrase or an opening parenthesis, or ")", or a word
+_ITEM = re.compile(r'[+\-!]?(?:[\w.]+:)?(?:"(?:[^"\\]|\\.)*"?(?:~\d+)?|\()|\)|[^\s()"]+')
+_PHRASE_OR_OPEN = re.compile(r'[+\-!]?(?:[\w.]+:)?["(]')
+_FIELD = re.compile(r"[+\-!]?([A-Za-z_][A-Za-z0-9_.]*):(?!//)")
+_TEXT_FIELD = re.compile(r"^([+\-!]?)(?:" + "|".join(TEXT_FIELDS) + r"):")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "&&", "||", "!"})
 _FUZZY = re.compile(r"(?<!\\)~")
+_FUZZY_END = re.compile(r"~[\d.]*$")
 
 
 @dataclass(frozen=True)
@@ -62,11 +82,43 @@ def query_options(search: SearchSettings) -> QueryOptions:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A part of the query searched otherwise than typed.
+
+    Attributes:
+        kind: ``all`` (``*`` alone: every document), ``field`` (``value`` is a field users
+            may not name, searched as text), ``wildcard`` (a leading ``*``/``?`` or a
+            ``/regex/`` searched as text), ``fuzzy`` (``~`` searched as text).
+        value: the field name or the item as typed.
+    """
+
+    kind: str
+    value: str
+
+    def message(self) -> str:
+        """The note in English, one line (the CLI's; the web has its own labels)."""
+        return {
+            "all": "{v} alone lists every document",
+            "field": "{v}: is not a searchable field; searched as text",
+            "wildcard": "{v}: a leading * or ? (or /regex/) is searched as text",
+            "fuzzy": "{v}: ~ (fuzzy search) is searched as text",
+        }[self.kind].format(v=self.value)
+
+
+@dataclass(frozen=True)
 class PreparedQuery:
-    """A query ready for ``/search``: ``q`` and the parameters that go with it."""
+    """A query ready for ``/search``: ``q``, the parameters that go with it, and the notes
+    on what was searched otherwise than typed."""
 
     q: str
     params: dict[str, str] = field(default_factory=dict)
+    notes: tuple[Note, ...] = ()
+
+
+def without_controls(text: str) -> str:
+    """``text`` with each C0 control character and DEL (NUL, line breaks, tabs) made a
+    space: what a query holds before it is searched or shown."""
+    return _CONTROLS.sub(" ", text)
 
 
 def prepare(text: str, options: QueryOptions | None = None) -> PreparedQuery:
@@ -77,21 +129,44 @@ def prepare(text: str, options: QueryOptions | None = None) -> PreparedQuery:
             says so and gives the limit).
     """
     opts = options or QueryOptions()
-    text = text.replace("\u3000", " ").strip()
+    text = without_controls(text).replace("\u3000", " ").strip()
     if not text:
         raise QueryError("empty query: type one or more words")
     if len(text) > opts.max_chars:
         raise QueryError(
             f"query too long: {len(text)} characters; at most {opts.max_chars} are searched"
         )
+    if text in MATCH_ALL:
+        return PreparedQuery("*:*", {"defType": "lucene", "q.op": "OR"}, (Note("all", text),))
     if text.startswith("{!"):
         text = "\\" + text
     one = _one_character(text)
     if one is not None:
         return _one_character_query(one)
-    items = [_one_char_word(_neutralise(item, opts)) for item in _ITEM.findall(text)]
-    words = _without_dangling([i for i in items if i])
-    return PreparedQuery(" ".join(_with_and(words)), {"q.op": "OR"})
+    typed = _ITEM.findall(text)
+    items = [_one_char_word(_neutralise(item, opts)) for item in typed]
+    words = _with_and(_without_dangling([i for i in items if i]))
+    params = {"q.op": "OR"}
+    plain = [_TEXT_FIELD.sub(r"\1", w) for w in words]
+    if plain != words:
+        params["hl.q"] = " ".join(plain)
+    return PreparedQuery(" ".join(words), params, _notes(typed, items))
+
+
+def _notes(typed: list[str], items: list[str]) -> tuple[Note, ...]:
+    """What :func:`prepare` searched otherwise than typed, item by item."""
+    notes: list[Note] = []
+    for before, after in zip(typed, items, strict=True):
+        named = _FIELD.match(before)
+        if named and named.group(1) not in USER_FIELDS:
+            notes.append(Note("field", named.group(1)))
+        if before == after or not after:
+            continue
+        if _FUZZY_END.search(before) and "\\~" in after:
+            notes.append(Note("fuzzy", before))
+        elif before.replace("~", "") != after.replace("\\~", "").replace("~", ""):
+            notes.append(Note("wildcard", before))
+    return tuple(dict.fromkeys(notes))
 
 
 def _one_char_word(item: str) -> str:
@@ -120,7 +195,7 @@ def _one_character_query(char: str) -> PreparedQuery:
 
 def _neutralise(item: str, opts: QueryOptions) -> str:
     """Escape the syntax of one item that the options do not allow."""
-    if item in _OPERATORS or item in "()" or item.startswith('"'):
+    if item in _OPERATORS or item == ")" or _PHRASE_OR_OPEN.match(item):
         return item
     if not opts.allow_fuzzy:
         item = _FUZZY.sub(r"\\~", item)
@@ -151,7 +226,11 @@ def _without_dangling(items: list[str]) -> list[str]:
         after = items[i + 1] if i + 1 < len(items) else ")"
         before = out[-1] if out else "("
         lone = len(items) == 1
-        if item in binary and not lone and (before in ("(", *binary) or after in (")", *binary)):
+        if (
+            item in binary
+            and not lone
+            and (_opens(before) or before in binary or after in (")", *binary))
+        ):
             continue
         out.append(item)
     return out
@@ -167,8 +246,13 @@ def _with_and(items: list[str]) -> list[str]:
     return out
 
 
+def _opens(item: str) -> bool:
+    """``(``, ``-(`` or ``title:(``: an item that opens a group."""
+    return item.endswith("(") and bool(_PHRASE_OR_OPEN.fullmatch(item))
+
+
 def _ends_operand(item: str) -> bool:
-    return item not in _OPERATORS and item != "("
+    return item not in _OPERATORS and not _opens(item)
 
 
 def _starts_operand(item: str) -> bool:

@@ -10,7 +10,7 @@ from indexer.errors import QueryError, SolrRejectedError, SolrUnavailableError
 from indexer.settings import SolrSettings
 from indexer.solr import snippets
 from indexer.solr.connection import SolrConnection
-from indexer.solr.query import QueryOptions, prepare
+from indexer.solr.query import Note, QueryOptions, prepare
 
 # How Solr 9 reports Lucene's clause limit (IndexSearcher.TooManyClauses, 400 or 500).
 _TOO_COMPLEX = ("too many clauses", "maxClauseCount", "TooManyClauses", "TooManyNestedClauses")
@@ -30,9 +30,11 @@ def search(
     parameters (the evaluation's Kuromoji-only baseline sends ``qf=content``).
 
     Returns:
-        ``{"numFound": int, "hits": [{"id", "url", "title", "score", "snippets": [str]}]}``;
-        snippets mark matches with ``<em>…</em>`` as the handler does (callers map them to
-        their own marks) and are cut at clause ends (:mod:`indexer.solr.snippets`).
+        ``{"numFound": int, "hits": [{"id", "url", "title", "score", "snippets": [str]}],
+        "notes": [str]}`` (notes: what was searched otherwise than typed,
+        :meth:`indexer.solr.query.Note.message`); snippets mark matches with
+        ``<em>…</em>`` as the handler does (callers map them to their own marks) and are
+        cut at clause ends (:mod:`indexer.solr.snippets`).
 
     Raises:
         QueryError: the query is empty, too long, or too complex for Solr (message for
@@ -51,7 +53,8 @@ def search(
     data = _search_request(cfg, params)
     highlighting = data.get("highlighting", {})
     hits = [_hit(doc, highlighting.get(doc["id"], {})) for doc in data["response"]["docs"]]
-    return {"numFound": data["response"]["numFound"], "hits": hits}
+    notes = [note.message() for note in prepared.notes]
+    return {"numFound": data["response"]["numFound"], "hits": hits, "notes": notes}
 
 
 def search_page(
@@ -59,19 +62,21 @@ def search_page(
     query: str,
     params: dict[str, str | int],
     options: QueryOptions | None = None,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], tuple[Note, ...]]:
     """Run what a user typed against ``/search`` with extra request parameters (filter
     query, JSON facets, paging, sort, highlighter encoder), prepared as :func:`search` does
     (length bound, operators, fuzzy and wildcard syntax) and sent by POST.
 
     Returns:
-        Solr's JSON answer as is (``response``, ``highlighting``, ``facets``).
+        Solr's JSON answer as is (``response``, ``highlighting``, ``facets``) and the
+        notes on what was searched otherwise than typed.
 
     Raises:
         QueryError, SolrUnavailableError, SolrError: as :func:`search`.
     """
     prepared = prepare(query, options)
-    return _search_request(cfg, {**prepared.params, **params, "q": prepared.q})
+    data = _search_request(cfg, {**prepared.params, **params, "q": prepared.q})
+    return data, prepared.notes
 
 
 def _hit(doc: dict[str, Any], highlighted: dict[str, list[str]]) -> dict[str, Any]:

@@ -5,6 +5,9 @@ The handler highlights ``content`` (Kuromoji words) and ``content_bigram`` (frag
 hundreds of characters, so each snippet is cut to about ``limit`` visible characters at
 sentence or clause ends (。、！？, full-width and ASCII stops, line breaks) around its first
 mark, never inside a word when such an end is near; ``…`` shows where text was left out.
+What a hit shows (title, snippets) leaves out bidirectional embedding, override and isolate
+controls (U+202A–U+202E, U+2066–U+2069; Unicode UAX #9): crawled text holding U+202E would
+otherwise turn the rest of a line around ("Trojan Source"), on a web page as in a terminal.
 """
 
 from __future__ import annotations
@@ -14,7 +17,14 @@ import re
 SNIPPET_CHARS = 160
 PRE, POST = "<em>", "</em>"
 _BOUNDARY = frozenset("。、．，！？!?\n")
+_LINE_BREAKS = re.compile(r"[\t\n\r]+")  # table cells and lines of documents: one space
 _MARK = re.compile(re.escape(PRE) + "(.*?)" + re.escape(POST), re.S)
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def without_bidi(text: str) -> str:
+    """``text`` without bidirectional embedding, override and isolate controls."""
+    return _BIDI.sub("", text)
 
 
 def pick(fields: dict[str, list[str]], limit: int = SNIPPET_CHARS) -> list[str]:
@@ -22,7 +32,8 @@ def pick(fields: dict[str, list[str]], limit: int = SNIPPET_CHARS) -> list[str]:
 
     Marked ``content`` snippets come first, then marked ``content_bigram`` ones with other
     text; a hit with no mark anywhere gets its default summary (leading text). Returns at
-    most three snippets, each bounded by :func:`bound`, line breaks turned into spaces.
+    most three snippets, each bounded by :func:`bound`, line breaks and tabs (the cells
+    of a sheet or a CSV) turned into one space.
     """
     content = fields.get("content", [])
     bigram = fields.get("content_bigram", [])
@@ -33,7 +44,7 @@ def pick(fields: dict[str, list[str]], limit: int = SNIPPET_CHARS) -> list[str]:
             marked.append(snippet)
             seen.add(_plain(snippet)[0])
     chosen = marked or content[:1] or bigram[:1]
-    return [bound(s, limit).replace("\n", " ").strip() for s in chosen[:3]]
+    return [_LINE_BREAKS.sub(" ", bound(s, limit)).strip() for s in chosen[:3]]
 
 
 def bound(snippet: str, limit: int = SNIPPET_CHARS) -> str:
@@ -76,12 +87,13 @@ def _start(text: str, anchor: int, limit: int) -> int:
 
 def _end(text: str, start: int, must_reach: int, limit: int) -> int:
     """After the last clause end within ``limit`` of ``start`` that keeps the first mark;
-    else a hard cut at ``start + limit``."""
+    else a hard cut at ``start + limit``, also inside a mark longer than the bound (a pasted
+    passage is marked whole: it is shown cut, its mark closed)."""
     high = min(len(text), start + limit)
     for i in range(high - 1, must_reach - 1, -1):
         if text[i] in _BOUNDARY:
             return i + 1
-    return max(high, must_reach)
+    return high
 
 
 def _marked(text: str, spans: list[tuple[int, int]], start: int, end: int) -> str:

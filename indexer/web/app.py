@@ -23,7 +23,7 @@ from aiohttp import web
 from indexer.errors import QueryError, SolrError, SolrRejectedError
 from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
-from indexer.solr.query import MAX_QUERY_CHARS, QueryOptions
+from indexer.solr.query import MAX_QUERY_CHARS, QueryOptions, without_controls
 from indexer.solr.search import search_page
 from indexer.web.i18n import LABELS, choose_language
 from indexer.web.query import SearchRequest, parse_request, solr_params
@@ -87,13 +87,14 @@ def _render(request: web.Request, name: str, status: int = 200, **context: Any) 
 
 @web.middleware
 async def error_pages(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Our own page for 404 and for any unexpected failure (logged with its traceback here,
-    never shown); other HTTP errors pass as aiohttp makes them."""
+    """Our own page for 404, for 403 (a directory under ``/static/``) and for any unexpected
+    failure (logged with its traceback here, never shown); other HTTP errors pass as aiohttp
+    makes them."""
     try:
         return await handler(request)
-    except web.HTTPNotFound:
+    except (web.HTTPNotFound, web.HTTPForbidden) as exc:
         message = LABELS[choose_language(request.headers.get("Accept-Language"))]["not_found"]
-        return _render(request, "search.html", 404, q="", message=message)
+        return _render(request, "search.html", exc.status, q="", message=message)
     except web.HTTPException:
         raise
     except Exception:
@@ -111,7 +112,7 @@ async def search(request: web.Request) -> web.Response:
     """``GET /search``: a page of hits with facets, or a message (never an error page)."""
     lang = choose_language(request.headers.get("Accept-Language"))
     labels = LABELS[lang]
-    typed = request.query.get("q", "")
+    typed = without_controls(request.query.get("q", ""))
     bound = request.app[CONFIG].query.max_chars
     q = typed[:bound]
     try:
@@ -148,7 +149,8 @@ def query_message(
 
 
 async def api_search(request: web.Request) -> web.Response:
-    """``GET /api/search``: ``{"numFound", "start", "hits": [...], "facets": {...}}``;
+    """``GET /api/search``: ``{"numFound", "start", "hits": [...], "facets": {...},
+    "notes": [{"kind", "value", "message"}]}`` (notes: :class:`indexer.solr.query.Note`);
     400 ``{"error", "param"}`` for a request that is not searched (empty or too long query,
     a parameter out of bounds), 503 ``{"error"}`` when Solr cannot answer."""
     try:
@@ -165,6 +167,7 @@ async def api_search(request: web.Request) -> web.Response:
         "start": result.start,
         "hits": [hit.as_json() for hit in result.hits],
         "facets": {name: [list(pair) for pair in pairs] for name, pairs in result.facets.items()},
+        "notes": [{"kind": n.kind, "value": n.value, "message": n.message()} for n in result.notes],
     }
     return web.json_response(body, dumps=functools.partial(json.dumps, ensure_ascii=False))
 
@@ -180,11 +183,11 @@ async def run_search(config: WebConfig, req: SearchRequest) -> SearchResult:
         if config.type_field is None:
             config.type_field = await asyncio.to_thread(_type_field, config.solr)
         params = solr_params(req, config.type_field)
-        data = await asyncio.to_thread(search_page, config.solr, req.q, params, config.query)
+        data, notes = await asyncio.to_thread(search_page, config.solr, req.q, params, config.query)
     except SolrError as exc:
         log.warning("search failed: %s", exc)
         raise
-    return parse_answer(data, config.type_field)
+    return parse_answer(data, config.type_field, notes)
 
 
 def _type_field(cfg: SolrSettings) -> str:

@@ -13,10 +13,12 @@ _KANA_OFFSET = 0x60
 def spelling_variants(query: str) -> list[str]:
     """Other spellings of ``query`` worth a try, without repeats or the query itself:
     NFKC (full-width Latin and digits to half-width, half-width katakana to full-width),
-    half-width Latin to full-width, and hiragana ↔ katakana."""
+    half-width Latin to full-width only beside Japanese text (ＰＣ 設定 is how a Japanese
+    page may write it; a full-width form of an ASCII-only query helps nobody), and
+    hiragana ↔ katakana."""
     candidates = [
         unicodedata.normalize("NFKC", query),
-        _to_fullwidth(query),
+        _to_fullwidth(query) if _has_japanese(query) else query,
         _shift_kana(query, _HIRAGANA, _KANA_OFFSET),
         _shift_kana(unicodedata.normalize("NFKC", query), _KATAKANA, -_KANA_OFFSET),
     ]
@@ -25,6 +27,12 @@ def spelling_variants(query: str) -> list[str]:
         if candidate != query and candidate not in out:
             out.append(candidate)
     return out
+
+
+def _has_japanese(text: str) -> bool:
+    """Kana or a CJK ideograph anywhere in ``text`` (Unicode character names)."""
+    names = (unicodedata.name(c, "") for c in text)
+    return any(n.startswith(("HIRAGANA", "KATAKANA", "CJK UNIFIED")) for n in names)
 
 
 def _to_fullwidth(text: str) -> str:

@@ -5,7 +5,9 @@ The query goes through :func:`indexer.solr.query.prepare` as the CLI's does (len
 operators, fuzzy and wildcard syntax, ``search.*`` settings);
 the facet filters (``host``, ``type``, ``lang``, ``year``) never do: each value becomes an
 escaped phrase (:func:`indexer.solr.search.term_query`) in one filter query, so no Solr syntax
-passes through them.
+passes through them. A filter given more than once (``host=a&host=b``) keeps every value:
+pages with any of them (each page has one host, type, language and year, so "all of them"
+would find nothing), and different filters together (``host=a&lang=ja``) all apply.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from indexer.errors import QueryError
-from indexer.solr.query import MAX_QUERY_CHARS
+from indexer.solr.query import MAX_QUERY_CHARS, without_controls
 from indexer.solr.search import term_query
 from indexer.web.formats import media_types
 
@@ -33,17 +35,19 @@ class SearchRequest:
     """What the user asked for.
 
     Attributes:
-        q: the query as typed (stripped), at most ``MAX_QUERY_CHARS`` characters.
+        q: the query as typed (stripped, control characters made spaces), at most
+            ``MAX_QUERY_CHARS`` characters.
         start: offset of the first hit (0-based).
         rows: hits per answer (1..``MAX_ROWS``).
-        filters: active facet filters, ``{"host": "intra:8080", "year": "2024"}``.
+        filters: active facet filters and their values, ``{"host": ("intra:8080",),
+            "year": ("2023", "2024")}`` (a page matches one of the values of each filter).
         sort: ``relevance`` (score) or ``modified`` (newest first).
     """
 
     q: str
     start: int = 0
     rows: int = PAGE_SIZE
-    filters: Mapping[str, str] = field(default_factory=dict)
+    filters: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     sort: Sort = "relevance"
 
     @property
@@ -52,10 +56,19 @@ class SearchRequest:
         return self.start // self.rows + 1
 
     def with_filter(self, name: str, value: str | None) -> SearchRequest:
-        """This request with filter ``name`` set to ``value`` (None drops it), from hit 0."""
+        """This request with filter ``name`` set to ``value`` alone (None drops it), from
+        hit 0."""
         filters = {k: v for k, v in self.filters.items() if k != name}
         if value is not None:
-            filters[name] = value
+            filters[name] = (value,)
+        return replace(self, filters=filters, start=0)
+
+    def without_value(self, name: str, value: str) -> SearchRequest:
+        """This request with ``value`` taken out of filter ``name``, from hit 0."""
+        rest = tuple(v for v in self.filters.get(name, ()) if v != value)
+        filters = {k: v for k, v in self.filters.items() if k != name}
+        if rest:
+            filters[name] = rest
         return replace(self, filters=filters, start=0)
 
 
@@ -64,11 +77,14 @@ def parse_request(
 ) -> SearchRequest:
     """Read ``q``, ``page`` (web) or ``start``/``rows`` (API), the filters and ``sort``.
 
+    ``params`` is the URL's query; a multi-valued one (aiohttp's ``MultiDictProxy``, with
+    ``getall``) gives every value of a repeated filter.
+
     Raises:
         QueryError: a parameter out of its bounds (``param`` names it; ``q`` when the query
             is longer than ``max_chars``, ``search.max_query_chars``).
     """
-    q = params.get("q", "").strip()
+    q = without_controls(params.get("q", "")).strip()
     if len(q) > max_chars:
         raise QueryError(f"the query is longer than {max_chars} characters", "q")
     if api:
@@ -82,10 +98,17 @@ def parse_request(
         if api:
             raise QueryError("sort is relevance or modified", "sort")
         sort = "relevance"
-    filters = {name: params[name] for name in FILTERS if params.get(name)}
-    if "year" in filters:
-        _int(filters, "year", 0, 1, 9998)
+    filters = {name: values for name in FILTERS if (values := _values(params, name))}
+    for year in filters.get("year", ()):
+        _int({"year": year}, "year", 0, 1, 9998)
     return SearchRequest(q, start, rows, filters, sort)  # type: ignore[arg-type]
+
+
+def _values(params: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Every non-empty value of ``name``, first occurrence first, without repeats."""
+    getall = getattr(params, "getall", None)
+    raw = getall(name, []) if getall else [params.get(name, "")]
+    return tuple(dict.fromkeys(v for v in raw if v))
 
 
 def _page(raw: str) -> int:
@@ -111,22 +134,31 @@ def _int(params: Mapping[str, str], name: str, default: int, low: int, high: int
 
 
 def filter_query(req: SearchRequest, type_field: str) -> str | None:
-    """One filter query that requires every active filter, or None.
+    """One filter query that requires every active filter (one of its values), or None.
 
     ``type_field`` is ``format`` when the index has it, else ``content_type``. A format id
     also matches, through its MIME types (:mod:`indexer.web.formats`), the documents that
     have no ``format`` yet (indexed before the field existed).
     """
     clauses = []
-    for name, value in req.filters.items():
-        if name == "year":
-            year = int(value)
-            clauses.append(f"+modified:[{_jan1(year)} TO {_jan1(year + 1)}}}")
-        elif name == "type":
-            clauses.append(f"+({_type_clause(value, type_field)})")
+    for name, values in req.filters.items():
+        alternatives = [_value_clause(name, v, type_field) for v in values]
+        if len(alternatives) == 1 and name != "type":
+            clauses.append(f"+{alternatives[0]}")
+        elif len(alternatives) == 1:
+            clauses.append(f"+({alternatives[0]})")
         else:
-            clauses.append("+" + term_query(name, value))
+            clauses.append("+(" + " ".join(f"({a})" for a in alternatives) + ")")
     return " ".join(clauses) or None
+
+
+def _value_clause(name: str, value: str, type_field: str) -> str:
+    if name == "year":
+        year = int(value)
+        return f"modified:[{_jan1(year)} TO {_jan1(year + 1)}}}"
+    if name == "type":
+        return _type_clause(value, type_field)
+    return term_query(name, value)
 
 
 def _type_clause(format_id: str, type_field: str) -> str:

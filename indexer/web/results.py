@@ -3,7 +3,11 @@ and facet counts.
 
 Snippets arrive HTML-encoded with the highlighter's ``<em>`` raw (``hl.encoder=html``, see
 :mod:`indexer.web.query`); :func:`marked_snippet` turns each ``<em>`` into ``<mark>`` and
-re-escapes everything else, so a snippet holds no markup but ``<mark>``.
+re-escapes everything else, so a snippet holds no markup but ``<mark>``. Crawled text is shown
+without bidirectional embedding, override and isolate controls (U+202A–U+202E,
+U+2066–U+2069; Unicode UAX #9): a page's ``U+202E`` would otherwise turn the rest of a title
+or snippet around (the "Trojan Source" trick). A title longer than :data:`TITLE_CHARS` is
+shown cut, with ``…``; the page gives the whole one as the link's ``title`` attribute.
 """
 
 from __future__ import annotations
@@ -17,16 +21,20 @@ from urllib.parse import unquote, urlsplit
 from markupsafe import Markup, escape
 
 from indexer.solr import snippets
+from indexer.solr.query import Note
+from indexer.solr.snippets import without_bidi
 from indexer.web.formats import format_of
 
 _EM = re.compile(r"(</?em>)")
 _SPACE = re.compile(r"\s+")
 SNIPPET_JOIN = " … "
+TITLE_CHARS = 120
 
 
 @dataclass(frozen=True)
 class Hit:
-    """One hit. ``snippet`` is safe HTML (only ``<mark>``); ``href`` is the URL when its
+    """One hit. ``title`` is the whole title without bidi controls; ``snippet`` is safe HTML
+    (only ``<mark>``); ``href`` is the URL when its
     scheme is http or https, else None (never a ``javascript:`` link); ``modified`` is
     ISO 8601 (``2024-02-01T00:00:00Z``) or None."""
 
@@ -42,8 +50,16 @@ class Hit:
 
     @property
     def display_url(self) -> str:
-        """The URL as a person reads it: percent-escapes decoded (Japanese paths legible)."""
-        return unquote(self.url, errors="replace")
+        """The URL as a person reads it: percent-escapes decoded (Japanese paths legible),
+        bidi controls left out."""
+        return without_bidi(unquote(self.url, errors="replace"))
+
+    @property
+    def short_title(self) -> str:
+        """The title as shown: at most :data:`TITLE_CHARS` characters, ``…`` where cut."""
+        if len(self.title) <= TITLE_CHARS:
+            return self.title
+        return self.title[: TITLE_CHARS - 1].rstrip() + "…"
 
     def as_json(self) -> dict[str, Any]:
         """The hit in the JSON API's shape."""
@@ -54,12 +70,14 @@ class Hit:
 @dataclass(frozen=True)
 class SearchResult:
     """Hits of one page and the facets: ``{"host": [(value, count), …], "type": …,
-    "lang": …, "year": …}`` (years newest first)."""
+    "lang": …, "year": …}`` (years newest first); ``notes``: what of the query was searched
+    otherwise than typed."""
 
     num_found: int
     start: int
     hits: list[Hit]
     facets: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    notes: tuple[Note, ...] = ()
 
 
 def marked_snippet(fragment: str) -> Markup:
@@ -80,14 +98,17 @@ def marked_snippet(fragment: str) -> Markup:
                 out.append("</mark>")
             inside = False
         else:
-            out.append(str(escape(_SPACE.sub(" ", html.unescape(part)))))
+            out.append(str(escape(_SPACE.sub(" ", without_bidi(html.unescape(part))))))
     if inside:
         out.append("</mark>")
     return Markup("".join(out).replace("</mark><mark>", "").strip())
 
 
-def parse_answer(data: dict[str, Any], type_field: str) -> SearchResult:
-    """A :class:`SearchResult` from Solr's JSON answer to :func:`solr_params` parameters."""
+def parse_answer(
+    data: dict[str, Any], type_field: str, notes: tuple[Note, ...] = ()
+) -> SearchResult:
+    """A :class:`SearchResult` from Solr's JSON answer to :func:`solr_params` parameters
+    and the query's notes."""
     response = data.get("response", {})
     highlighting = data.get("highlighting", {})
     hits = [_hit(doc, highlighting.get(doc.get("id"), {})) for doc in response.get("docs", [])]
@@ -96,6 +117,7 @@ def parse_answer(data: dict[str, Any], type_field: str) -> SearchResult:
         int(response.get("start", 0)),
         hits,
         _facets(data.get("facets", {}), type_field),
+        notes,
     )
 
 
@@ -108,7 +130,7 @@ def _hit(doc: dict[str, Any], highlight: dict[str, list[str]]) -> Hit:
     return Hit(
         id=str(doc["id"]),
         url=url,
-        title=str(_first(doc.get("title")) or ""),
+        title=without_bidi(str(_first(doc.get("title")) or "")),
         snippet=Markup(SNIPPET_JOIN).join(f for f in fragments if f),
         host=_first(doc.get("host")),
         format=_first(doc.get("format")) or format_of(content_type),

@@ -47,7 +47,7 @@ class Link:
 def search_url(req: SearchRequest, page: int = 1) -> str:
     """``/search?q=…&host=…&sort=modified&page=N`` for ``req`` at ``page``."""
     params: list[tuple[str, str]] = [("q", req.q)]
-    params += [(name, req.filters[name]) for name in FILTERS if name in req.filters]
+    params += [(name, v) for name in FILTERS for v in req.filters.get(name, ())]
     if req.sort != "relevance":
         params.append(("sort", req.sort))
     if page > 1:
@@ -70,18 +70,18 @@ def facet_links(
     """Per facet: an "all" link that drops its filter, and a link per value that sets it."""
     out: dict[str, tuple[Link, list[Link]]] = {}
     for facet in FILTERS:
-        active = req.filters.get(facet)
+        active = req.filters.get(facet, ())
         values = [
             Link(
                 value_name(facet, value, lang),
                 search_url(req.with_filter(facet, value)),
-                current=value == active,
+                current=value in active,
                 count=count,
             )
             for value, count in result.facets.get(facet, [])
         ]
         if values or active:
-            reset = Link("", search_url(req.with_filter(facet, None)), current=active is None)
+            reset = Link("", search_url(req.with_filter(facet, None)), current=not active)
             out[facet] = (reset, values)
     return out
 
@@ -113,8 +113,9 @@ def hints(req: SearchRequest, lang: str) -> dict[str, list[Link]]:
         for v in spelling_variants(req.q)[:2]
     ]
     drops = [
-        Link(value_name(name, value, lang), search_url(req.with_filter(name, None)))
-        for name, value in req.filters.items()
+        Link(value_name(name, value, lang), search_url(req.without_value(name, value)))
+        for name, values in req.filters.items()
+        for value in values
     ]
     return {"variants": variants, "drops": drops}
 

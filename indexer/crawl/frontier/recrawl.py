@@ -161,5 +161,5 @@ class RecrawlRecords:
         """``(url, content_hash)`` of every URL reached with a stored main-content hash."""
         yield from self._db.execute(
             "SELECT url, content_hash FROM urls WHERE reached_run IS NOT NULL "
-            "AND content_hash IS NOT NULL AND state='done' ORDER BY url"
+            "AND content_hash IS NOT NULL ORDER BY url"
         )

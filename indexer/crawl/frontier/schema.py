@@ -2,10 +2,13 @@
 
 Version 1 is the schema as first released (``urls``, ``meta``, ``runs``); files written
 before versions existed are adopted as version 1. Later changes stay additive (new tables
-or columns with defaults), each with a version of its own.
+or columns with defaults), each with a version of its own in :data:`STEPS`, applied by
+:func:`upgrade` when a frontier is opened for writing.
 """
 
 from __future__ import annotations
+
+import sqlite3
 
 from indexer.crawl.datadir import StateKind
 
@@ -28,7 +31,7 @@ CREATE TABLE IF NOT EXISTS urls (
     updated REAL
 );
 CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
-CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, next_fetch);
+CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, run, next_fetch);
 CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
 CREATE INDEX IF NOT EXISTS urls_hash ON urls (content_hash);
 CREATE TABLE IF NOT EXISTS meta (
@@ -43,14 +46,30 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 #: Indexes added after version 1 (additive: created when an older file is opened).
-#: ``urls_due`` makes a host's earliest due time one index lookup (``Frontier.next_due``);
+#: ``urls_due`` makes a host's earliest due time in a run one index lookup (``next_due``);
 #: ``urls_claim`` serves the claim (the shallowest due URL of a host).
-LATER_INDEXES = "CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, next_fetch)"
+LATER_INDEXES = "CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, run, next_fetch)"
 
-#: The frontier's state file (version 1: the schema above, as first released).
+#: Version 2: tombstones of ``indexer delete`` (:mod:`indexer.crawl.frontier.tombstones`).
+_TOMBSTONES = """
+CREATE TABLE IF NOT EXISTS tombstones (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    deleted REAL NOT NULL,
+    PRIMARY KEY (kind, key)
+);
+"""
+
+#: ``{version: SQL}``: the additive step that brings a frontier to that version. Each step
+#: is idempotent (``IF NOT EXISTS``), so a file adopted or created at the current version
+#: runs it harmlessly.
+STEPS: dict[int, str] = {2: _TOMBSTONES}
+
+#: The frontier's state file (version 1: the schema above, as first released; then
+#: :data:`STEPS`).
 FRONTIER = StateKind(
     name="frontier.sqlite3",
-    version=1,
+    version=max(STEPS),
     tables={
         "urls": ("url", "host", "depth", "state", "attempts", "next_fetch", "run", "outcome"),
         "meta": ("key", "value"),
@@ -62,3 +81,12 @@ FRONTIER = StateKind(
 
 #: The way out named when a command needs a frontier and there is none.
 NO_CRAWL = "no crawl state here: run `indexer crawl SEED_URL` first (or give --data-dir)"
+
+
+def upgrade(db: sqlite3.Connection) -> None:
+    """Apply every step of :data:`STEPS` and stamp the file with :data:`FRONTIER`'s version
+    (a writable connection to a checked frontier, never one of a newer version)."""
+    for version in sorted(STEPS):
+        db.executescript(STEPS[version])
+    if int(db.execute("PRAGMA user_version").fetchone()[0]) < FRONTIER.version:
+        db.execute(f"PRAGMA user_version={FRONTIER.version}")

@@ -22,7 +22,8 @@ from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
-from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL
+from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL, upgrade
+from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.crawl.frontier.transaction import Transaction
 from indexer.errors import StateError
 
@@ -75,6 +76,8 @@ class Frontier(RecrawlRecords):
             add_run_columns(self._db)
             self._db.execute(LATER_INDEXES)
             self.add_recrawl_schema()
+            upgrade(self._db)
+            self.tombstones = Tombstones(self._db)
             self.extract_state = ExtractState(self._db)
         except BaseException:
             self.data_dir.unlock()
@@ -154,11 +157,14 @@ class Frontier(RecrawlRecords):
     def add(self, entries: Iterable[tuple[str, str, int]]) -> int:
         """Queue ``(url, host, depth)`` entries not yet seen in this run; returns how many.
 
-        A URL known from an earlier run is queued again, keeping its validators.
+        A URL known from an earlier run is queued again, keeping its validators. A URL that
+        ``indexer delete`` buried (:attr:`tombstones`) is not admitted.
         """
         added = 0
-        with self._tx():
+        with self.batch():
             for url, host, depth in entries:
+                if self.tombstones.buries(url):
+                    continue
                 cur = self._db.execute(
                     "INSERT INTO urls (url, host, depth, run) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT(url) DO UPDATE SET state='queued', attempts=0, next_fetch=0, "
@@ -169,17 +175,21 @@ class Frontier(RecrawlRecords):
         return added
 
     def hosts_with_queued(self) -> list[str]:
-        """Hosts that have at least one queued URL."""
-        rows = self._db.execute("SELECT DISTINCT host FROM urls WHERE state='queued'")
+        """Hosts that have at least one URL queued in this run."""
+        rows = self._db.execute(
+            "SELECT DISTINCT host FROM urls WHERE state='queued' AND run=?", (self.run,)
+        )
         return [r[0] for r in rows]
 
     def claim(self, host: str, now: float) -> Claimed | None:
-        """Take the shallowest due URL of ``host`` and mark it ``fetching``; None if none due."""
+        """Take the shallowest due URL of ``host`` queued in this run and mark it
+        ``fetching``; None if none due. (URLs a killed run left queued wait for the next run
+        that queues them: the re-send run of ``reindex --repair`` fetches only its own.)"""
         row = self._db.execute(
             "SELECT url, depth, attempts, etag, last_modified, content_hash, resend FROM urls "
-            "INDEXED BY urls_claim WHERE host=? AND state='queued' AND next_fetch<=? "
+            "INDEXED BY urls_claim WHERE host=? AND state='queued' AND run=? AND next_fetch<=? "
             "ORDER BY depth LIMIT 1",
-            (host, now),
+            (host, self.run, now),
         ).fetchone()
         if row is None:
             return None
@@ -190,13 +200,13 @@ class Frontier(RecrawlRecords):
         return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
-        """Earliest ``next_fetch`` (epoch seconds) among the host's queued URLs, or None.
-
-        One lookup in the ``(host, state, next_fetch)`` index, however many are queued.
-        """
+        """Earliest ``next_fetch`` (epoch seconds) among the host's URLs queued in this run,
+        or None: one lookup in the ``(host, state, run, next_fetch)`` index, however many
+        are queued."""
         row = self._db.execute(
-            "SELECT MIN(next_fetch) FROM urls INDEXED BY urls_due WHERE host=? AND state='queued'",
-            (host,),
+            "SELECT MIN(next_fetch) FROM urls INDEXED BY urls_due "
+            "WHERE host=? AND state='queued' AND run=?",
+            (host, self.run),
         ).fetchone()
         return None if row[0] is None else float(row[0])
 
@@ -261,8 +271,11 @@ class Frontier(RecrawlRecords):
         A copy of it still queued in this run is settled too, so it is not fetched again; a
         copy in flight (fetched, its document held for the site-wide verdict) finds itself
         reached and sends nothing.
-        Returns False when the URL had already ended in this run (nothing changed).
+        Returns False when the URL had already ended in this run, or was buried by ``indexer
+        delete`` (nothing changed).
         """
+        if self.tombstones.buries(url):
+            return False
         cur = self._db.execute(
             "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
@@ -274,9 +287,13 @@ class Frontier(RecrawlRecords):
         return cur.rowcount > 0
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
-        """Give every URL still queued (of ``host``, or all) a final outcome; returns how many."""
-        sql = "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE state='queued'"
-        params: tuple[object, ...] = (outcome, reason, time.time())
+        """Give every URL still queued in this run (of ``host``, or all) a final outcome;
+        returns how many."""
+        sql = (
+            "UPDATE urls SET state='done', outcome=?, reason=?, updated=? "
+            "WHERE state='queued' AND run=?"
+        )
+        params: tuple[object, ...] = (outcome, reason, time.time(), self.run)
         if host is not None:
             sql += " AND host=?"
             params += (host,)
@@ -303,7 +320,7 @@ class Frontier(RecrawlRecords):
         one answer per row."""
         stored = []
         now = time.time()
-        with self._tx():
+        with self.batch():
             for url, host, depth, outcome, reason in rows:
                 cur = self._db.execute(
                     "INSERT INTO urls (url, host, depth, run, state, outcome, reason, updated) "
@@ -352,7 +369,7 @@ class Frontier(RecrawlRecords):
 
     def forget(self, urls: Iterable[str]) -> int:
         """Remove URLs from the frontier (they are no longer known); returns how many."""
-        with self._tx():
+        with self.batch():
             removed = 0
             for u in urls:
                 removed += self._db.execute("DELETE FROM urls WHERE url=?", (u,)).rowcount
@@ -379,7 +396,4 @@ class Frontier(RecrawlRecords):
     def batch(self) -> Transaction:
         """``with frontier.batch():`` makes the writes of a section one transaction (one
         commit; all or none); the section must not ``await`` (:mod:`.transaction`)."""
-        return Transaction(self._db)
-
-    def _tx(self) -> Transaction:
         return Transaction(self._db)

@@ -11,6 +11,7 @@ FIRST_LINE_CHARS = 100
 #: templates): not a title or an author.
 PLACEHOLDERS = frozenset({"untitled", "anonymous", "unknown", "unspecified", "none", "title"})
 _KANA = re.compile("[\u3041-\u3096\u30a1-\u30fa]")
+_KANJI = re.compile("[\u4e00-\u9fff]")
 _NON_ASCII_LETTER = re.compile(r"[^\x00-\x7f\s]")
 _PDF_DATE = re.compile(
     r"D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(\d{2})?'?(\d{2})?'?)?"
@@ -43,6 +44,24 @@ def guess_lang(text: str) -> str | None:
     others = len(_NON_ASCII_LETTER.findall(sample))
     kana = len(_KANA.findall(sample))
     return "ja" if kana >= 2 and kana * 20 >= others else None
+
+
+def document_lang(text: str, declared: str | None) -> str | None:
+    """The language of a document: the text's evidence over its metadata (``dc:language``
+    is the template's or the author's locale, often ``en-US`` over Japanese text).
+
+    ``ja`` when :func:`guess_lang` finds Japanese; None when ``declared`` says Japanese but
+    a text of at least 200 letters holds no kana or kanji; else ``declared``.
+    """
+    guessed = guess_lang(text)
+    if guessed is not None:
+        return guessed
+    if declared and declared.lower().startswith("ja"):
+        sample = text[:20_000]
+        letters = sum(1 for char in sample if char.isalpha())
+        if letters >= 200 and not _KANA.search(sample) and not _KANJI.search(sample):
+            return None
+    return declared
 
 
 def clean_text(text: str) -> str:

@@ -2,10 +2,13 @@
 
 Each package is checked by :func:`indexer.extract.formats.package.check_package` first.
 Word: body paragraphs and tables in document order (a table's cells row by row, tab
-separated). Excel (openpyxl read-only, cached values): every sheet, its name on the first
+separated), the distinct header texts before them and footer texts after them (each once,
+not once per section). Excel (openpyxl read-only, cached values): every sheet, its name on the first
 line, rows of tab-separated cells. PowerPoint: slide by slide the text of each shape
 (groups and tables included), then the slide's notes. The title is the core properties'
-``dc:title``, else (decks) the first slide's title, else the first line of the text.
+``dc:title``, else (decks) the first slide's title, else the first line of the body. The
+language is the text's when it shows one (:func:`.fields.document_lang`), else the core
+properties' ``dc:language``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,13 @@ from pptx.shapes.base import BaseShape
 from pptx.shapes.group import GroupShape
 
 from indexer.errors import DocumentError
-from indexer.extract.formats.fields import clean_text, first_line, guess_lang, iso_date, meta_value
+from indexer.extract.formats.fields import (
+    clean_text,
+    document_lang,
+    first_line,
+    iso_date,
+    meta_value,
+)
 from indexer.extract.formats.package import check_package
 from indexer.models import ExtractedDoc
 
@@ -42,10 +51,14 @@ def _extracted(fmt: str, text: str, props: Any, pages: int | None, title: str = 
         keywords=[k.strip() for k in (meta_value(props.keywords) or "").split(",") if k.strip()],
         created=iso_date(props.created),
         modified=iso_date(props.modified),
-        lang=language or guess_lang(text),
+        lang=document_lang(text, language),
         format=fmt,
         page_count=pages,
     )
+
+
+_HEADERS = ("header", "first_page_header", "even_page_header")
+_FOOTERS = ("footer", "first_page_footer", "even_page_footer")
 
 
 def _row_text(cells: Iterable[object]) -> str:
@@ -60,13 +73,34 @@ def docx_document(body: bytes, max_unpacked: int) -> ExtractedDoc:
     """
     check_package(body, max_unpacked)
     document = docx.Document(io.BytesIO(body))
-    parts: list[str] = []
-    for block in document.iter_inner_content():
+    main = "\n".join(_blocks(document))
+    headers, footers = _margins(document)
+    text = "\n\n".join(part for part in (*headers, main, *footers) if part.strip())
+    return _extracted("docx", text, document.core_properties, None, first_line(main))
+
+
+def _blocks(container: Any) -> Iterator[str]:
+    """Paragraph texts and table rows of a body, header or footer, in document order."""
+    for block in container.iter_inner_content():
         if isinstance(block, docx.table.Table):
-            parts.extend(_table_rows(block))
+            yield from _table_rows(block)
         else:
-            parts.append(block.text)
-    return _extracted("docx", "\n".join(parts), document.core_properties, None)
+            yield block.text
+
+
+def _margins(document: Any) -> tuple[list[str], list[str]]:
+    """The distinct texts of the sections' headers and footers (default, first-page and
+    even-page ones), each once however many sections repeat or link to it."""
+    headers: list[str] = []
+    footers: list[str] = []
+    for section in document.sections:
+        for found, names in ((headers, _HEADERS), (footers, _FOOTERS)):
+            for name in names:
+                part = getattr(section, name)
+                text = "" if part.is_linked_to_previous else "\n".join(_blocks(part)).strip()
+                if text and text not in found:
+                    found.append(text)
+    return headers, footers
 
 
 def _table_rows(table: docx.table.Table) -> Iterator[str]:

@@ -1,4 +1,4 @@
-"""Which format a response is: decided from its bytes, checked against its declared type.
+"""Which format a response is: decided from its bytes; the declared type breaks ties.
 
 Signatures first (the bytes decide, as WHATWG MIME Sniffing §7 does for binary types):
 ``%PDF-`` in the first KiB (PDF 2.0, ISO 32000-2 §7.5.2, lets junk precede it, but not
@@ -9,8 +9,12 @@ an OLE2 compound file (MS-CFB) by its stream names; ``{\\rtf``. Text without a s
 takes its format from the declared type (``text/plain``, ``text/csv``, HTML), else from
 markup at its start (WHATWG §7.1 "text/html" patterns), else from the URL's extension.
 
-A generic declared type (``application/octet-stream``, ``application/zip``, none) yields to
-the bytes; a specific one that the bytes contradict ends as ``wrong-type`` naming both.
+The bytes decide wherever they can: a signature wins over any declared type (a DOCX sent as
+``application/pdf`` is a DOCX, as an XLSX sent as the DOCX type is an XLSX); the declared
+type only breaks ties (text without a signature, a zip too broken to list). Bytes of no
+indexed format end as ``wrong-type`` with what they are (``0 bytes``, a zip that is no
+Office package, binary). HTML of a ``crawl.formats`` without ``html`` is still parsed for
+its links (outcome ``links-only``).
 """
 
 from __future__ import annotations
@@ -38,31 +42,8 @@ _GENERIC = frozenset(
         "application/x-msdownload",
     }
 )
-_DECLARED = {
-    "text/html": "html",
-    "application/xhtml+xml": "html",
-    "text/plain": "text",
-    "text/csv": "csv",
-    "application/csv": "csv",
-    "text/comma-separated-values": "csv",
-    "application/pdf": "pdf",
-    "application/x-pdf": "pdf",
-    "application/rtf": "rtf",
-    "text/rtf": "rtf",
-    **{media: fmt for fmt, media in ids.MEDIA_TYPES.items()},
-}
 _EXTENSIONS = {fmt: fmt for fmt in ids.ALL if fmt not in ("html", "text")}
 _EXTENSIONS.update({"txt": "text", "htm": "html", "html": "html", "xhtml": "html"})
-#: Formats one container holds (a contradiction inside one is the sniffer's doubt), and
-#: the old and new formats of one application (servers send .docx as application/msword).
-_FAMILIES = (
-    {"docx", "xlsx", "pptx"},
-    {"doc", "xls", "ppt"},
-    {"odt", "ods", "odp"},
-    {"doc", "docx"},
-    {"xls", "xlsx"},
-    {"ppt", "pptx"},
-)
 _OOXML_MAIN = (
     ("wordprocessingml.document.main", "docx"),
     ("wordprocessingml.template.main", "docx"),
@@ -81,6 +62,9 @@ _MARKUP = re.compile(
     rb"a|style|title|b|br|p|meta)[\s/>])",
     re.IGNORECASE,
 )
+#: Any tag, comment or doctype (a body declared HTML without one is plain text; ``<http:…>``
+#: or ``a < b`` are not tags).
+_TAG = re.compile(rb"<(?:/?[A-Za-z][A-Za-z0-9-]*[\s/>]|!--|!doctype)", re.IGNORECASE)
 _SMALL_PART = 1024 * 1024  # [Content_Types].xml or mimetype larger than this is not read
 
 
@@ -90,7 +74,8 @@ class Verdict:
 
     Attributes:
         format: the format id to parse, or None when the response ends with ``outcome``.
-        outcome: ``""`` (parse it), ``wrong-type`` or ``unsupported-format``.
+        outcome: ``""`` (parse it), ``links-only`` (parse HTML for its links, do not index
+            it), ``wrong-type`` or ``unsupported-format``.
         reason: one line naming what was declared and what was found.
     """
 
@@ -144,7 +129,7 @@ def _zip_format(body: bytes, hint: str | None) -> str | None:
             mimetype = names.get("mimetype")
             if mimetype is not None and mimetype.file_size <= _SMALL_PART:
                 declared = archive.read(mimetype).decode("ascii", "replace").strip()
-                return _DECLARED.get(declared)
+                return ids.BY_MEDIA_TYPE.get(declared)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, OSError, EOFError):
         return ooxml  # a truncated package: its parser reports it
     except RuntimeError:  # an encrypted zip entry
@@ -161,11 +146,16 @@ def _ole_format(body: bytes, hint: str | None) -> str | None:
     return hint if hint in ("doc", "xls", "ppt") else None
 
 
-def _text_format(body: bytes, declared: str, url: str) -> str | None:
-    """The format of a body without a signature, or None when it is not text we index."""
+def _text_format(body: bytes, declared: str, url: str, formats: Collection[str]) -> str | None:
+    """The format of a body without a signature, or None when it is not text we index.
+
+    A body declared HTML without a single tag, comment or doctype is plain text (a ``.txt``
+    served as ``text/html``: its lines are kept), when ``text`` is chosen."""
     if body and looks_binary(body):
         return None
-    wanted = _DECLARED.get(declared)
+    wanted = ids.BY_MEDIA_TYPE.get(declared)
+    if wanted == "html" and "text" in formats and _plain(body):
+        return "text"
     if wanted in ("html", "text", "csv"):
         return wanted
     if declared not in _GENERIC:
@@ -176,11 +166,29 @@ def _text_format(body: bytes, declared: str, url: str) -> str | None:
     return by_extension if by_extension in ("csv", "text", "html") else "text"
 
 
-def _contradicts(declared: str, found: str) -> bool:
-    wanted = _DECLARED.get(declared)
-    if declared in _GENERIC or wanted == found:
-        return False
-    return not any(found in family and wanted in family for family in _FAMILIES)
+def _plain(body: bytes) -> bool:
+    """Text without any markup (NULs mean UTF-16, which the byte pattern cannot read)."""
+    return bool(body.strip()) and b"\x00" not in body[:4096] and _TAG.search(body) is None
+
+
+def describe(body: bytes) -> str:
+    """What bytes of no indexed format are, for a ``wrong-type`` reason (``0 bytes``, a zip
+    archive that is no Office package, an OLE2 file without a known stream, binary, text)."""
+    if not body:
+        return "0 bytes (an empty file)"
+    if body.startswith(b"PK\x03\x04"):
+        try:
+            with zipfile.ZipFile(io.BytesIO(body)) as archive:
+                count = len(archive.infolist())
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError):
+            return "a zip archive that cannot be read (truncated or damaged)"
+        return (
+            f"a zip archive of {count} entries, not an Office Open XML or OpenDocument "
+            "package (no main part in [Content_Types].xml, no mimetype entry)"
+        )
+    if body.startswith(_OLE_MAGIC):
+        return "an OLE2 compound file without a Word, Excel or PowerPoint stream"
+    return "binary bytes of no known format" if looks_binary(body) else "text"
 
 
 def decide(body: bytes, content_type: str | None, url: str, formats: Collection[str]) -> Verdict:
@@ -193,22 +201,26 @@ def decide(body: bytes, content_type: str | None, url: str, formats: Collection[
         formats: the chosen format ids (``crawl.formats``).
 
     Returns:
-        A :class:`Verdict`: a format to parse, or ``wrong-type`` (not a format we know,
-        a declared type the bytes contradict, or a format not chosen) or
-        ``unsupported-format`` (chosen, but no parser in this build).
+        A :class:`Verdict`: a format to parse; ``html`` with ``links-only`` (HTML when
+        ``html`` is not chosen: parsed for its links, not indexed); or no format with
+        ``wrong-type`` (bytes of no format we know, what the declared type names but the
+        bytes are not, a format not chosen) or ``unsupported-format`` (chosen, but no
+        parser in this build).
     """
     declared = media_type(content_type)
-    hint = _DECLARED.get(declared) or extension_format(url)
+    hint = ids.BY_MEDIA_TYPE.get(declared) or extension_format(url)
     found = signature_format(body, hint)
     shown = declared or "no Content-Type"
+    if not body and hint not in (None, "html", "text", "csv"):  # an empty "report.pdf"
+        return Verdict(None, "wrong-type", f"{shown}; bytes are {describe(body)}")
     if found is None:
-        found = _text_format(body, declared, url)
+        found = _text_format(body, declared, url, formats)
         if found is None:
-            what = "binary bytes" if body and looks_binary(body) else "text"
-            return Verdict(None, "wrong-type", f"{shown}; bytes are {what} of no known format")
-    elif _contradicts(declared, found):
-        return Verdict(None, "wrong-type", f"declared {shown}, bytes are {found}")
+            return Verdict(None, "wrong-type", f"{shown}; bytes are {describe(body)}")
     if found not in formats:
+        if found == "html":  # its links still lead to the chosen formats
+            why = f"html not in crawl.formats: parsed for its links only ({shown})"
+            return Verdict("html", "links-only", why)
         return Verdict(None, "wrong-type", f"{found} not in crawl.formats ({shown})")
     if found in ids.UNSUPPORTED:
         return Verdict(None, "unsupported-format", f"{found}: no parser in this build ({shown})")

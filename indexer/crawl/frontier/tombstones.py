@@ -1,0 +1,73 @@
+"""Tombstones: what ``indexer delete`` removed stays removed until a user crawls it again.
+
+``indexer delete --url U`` buries the URL ``U``, ``--host H`` the host ``H`` (``host[:port]``)
+in the frontier's ``tombstones`` table (schema version 2, :mod:`.schema`). A buried URL, or
+any URL of a buried host, is not admitted to the frontier (:meth:`Frontier.add
+<indexer.crawl.frontier.Frontier.add>`: seeds, outlinks, stored outlinks of a 304,
+sitemaps, the ids a reindex rechecks), not recorded as reached through a redirect, and its
+document is not written to the outbox or ``--out``; so neither ``crawl --resume`` nor
+``indexer reindex`` brings it back through the stored seeds, scope or outlinks.
+
+A tombstone is lifted only by ``indexer crawl`` naming the URL, or a URL of the host, as a
+seed on its command line (:meth:`Tombstones.lift`).
+
+Tombstones are few (one per delete command's target), so they are held in memory too.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterable
+
+from indexer.crawl.urls import host_of
+
+URL = "url"
+HOST = "host"
+
+
+class Tombstones:
+    """The tombstones of one frontier database.
+
+    Args:
+        db: the frontier's connection (schema version 2 or later applied; writable unless
+            ``read_only``).
+    """
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        rows = db.execute("SELECT kind, key FROM tombstones").fetchall()
+        self.urls = {str(k) for kind, k in rows if kind == URL}
+        self.hosts = {str(k) for kind, k in rows if kind == HOST}
+
+    def buries(self, url: str) -> bool:
+        """Whether ``url`` (normalized) or its host was deleted and not crawled again."""
+        return url in self.urls or (bool(self.hosts) and host_of(url) in self.hosts)
+
+    def bury_url(self, url: str) -> None:
+        """Record that ``url`` (normalized, a document id) was deleted."""
+        self._bury(URL, url)
+        self.urls.add(url)
+
+    def bury_host(self, host: str) -> None:
+        """Record that every document of ``host`` (``host[:port]``) was deleted."""
+        self._bury(HOST, host)
+        self.hosts.add(host)
+
+    def lift(self, seeds: Iterable[str]) -> list[str]:
+        """Lift the tombstones of ``seeds`` (normalized URLs a user gave as seeds): each
+        URL's own and its host's. Returns what was lifted (URLs and hosts)."""
+        lifted: list[str] = []
+        for url in seeds:
+            for kind, key, held in ((URL, url, self.urls), (HOST, host_of(url), self.hosts)):
+                if key in held:
+                    self._db.execute("DELETE FROM tombstones WHERE kind=? AND key=?", (kind, key))
+                    held.discard(key)
+                    lifted.append(key)
+        return lifted
+
+    def _bury(self, kind: str, key: str) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO tombstones (kind, key, deleted) VALUES (?, ?, ?)",
+            (kind, key, time.time()),
+        )
