@@ -63,6 +63,7 @@ def test_an_older_frontier_gets_the_due_index_on_open(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("DROP INDEX urls_due")
     with Frontier(tmp_path, create=False) as f:
+        assert f.start_run(resume=True) == 1
         assert f.next_due("a") == 0
     with sqlite3.connect(path) as db:
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
