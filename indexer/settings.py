@@ -93,7 +93,9 @@ class CrawlSettings(_Section):
     login_patterns: tuple[Regex, ...] = Field(_fields.LOGIN_PATTERNS, description=_fields.LOGIN)
     index_login_pages: bool = Field(False, description="Index a login page itself, once.")
     formats: FormatIds = Field(
-        ALL_FORMATS, description="Format ids indexed (see README); others are wrong-type."
+        ALL_FORMATS,
+        min_length=1,
+        description="Format ids indexed (see README, at least one); others are wrong-type.",
     )
 
 

@@ -71,6 +71,50 @@ def test_an_untitled_document_takes_its_title_from_the_body_not_the_header() -> 
     assert doc.extracted.title == "出張旅費規程" and "社外秘" in doc.extracted.text
 
 
+_BOX = (
+    '<w:r xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    ' xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"'
+    ' xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"'
+    ' xmlns:v="urn:schemas-microsoft-com:vml"><mc:AlternateContent>'
+    '<mc:Choice Requires="wps"><w:drawing><wps:txbx><w:txbxContent>{paras}</w:txbxContent>'
+    "</wps:txbx></w:drawing></mc:Choice><mc:Fallback><w:pict><v:shape><v:textbox>"
+    "<w:txbxContent>{paras}</w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback>"
+    "</mc:AlternateContent></w:r>"
+)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_nested_tables_and_text_boxes_are_indexed_once(depth: int) -> None:
+    """A form's layout: tables inside table cells (to ``depth``) and a text box that the
+    producer wrote twice (the drawing and its VML fallback for older readers)."""
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    document.add_paragraph("申請書")
+    container: object = document
+    for level in range(depth):
+        table = container.add_table(rows=1, cols=2)  # type: ignore[attr-defined]
+        table.cell(0, 1).text = f"第{level + 1}層の欄"
+        container = table.cell(0, 0)
+    container.add_paragraph("入れ子の奥の氏名欄")  # type: ignore[attr-defined]
+    anchor = document.add_paragraph("備考")
+    paras = "".join(f"<w:p><w:r><w:t>{t}</w:t></w:r></w:p>" for t in ("箱の一行目", "箱の二行目"))
+    anchor._p.append(parse_xml(_BOX.format(paras=paras)))
+    out = io.BytesIO()
+    document.save(out)
+    text = parse_document(
+        "docx", out.getvalue(), "http://127.0.0.1/f.docx", None, Limits()
+    ).extracted.text
+    for expected in (
+        "入れ子の奥の氏名欄",
+        "箱の一行目",
+        "箱の二行目",
+        *(f"第{n + 1}層の欄" for n in range(depth)),
+    ):
+        assert text.count(expected) == 1, (expected, text)
+    assert text.index("備考") < text.index("箱の一行目") < text.index("箱の二行目")
+
+
 def _word(text: str, language: str) -> bytes:
     document = docx.Document()
     document.core_properties.language = language

@@ -40,6 +40,8 @@ def test_every_setting_has_a_toml_key_and_env_name() -> None:
         ({"fetch.delay": -1}, {}, "fetch.delay"),
         ({}, {"INDEXER_FETCH_CONCURRENCY": "many"}, "fetch.concurrency"),
         ({"fetch.nonsense": 1}, {}, "fetch.nonsense"),
+        ({"crawl.formats": ()}, {}, "crawl.formats"),  # `--formats ""` would index nothing
+        ({}, {"INDEXER_CRAWL_FORMATS": "[]"}, "crawl.formats"),
     ],
 )
 def test_bad_values_name_the_setting(

@@ -20,6 +20,7 @@ from typing import Any
 import docx
 import openpyxl
 import pptx
+from lxml import etree
 from pptx.shapes.base import BaseShape
 from pptx.shapes.group import GroupShape
 
@@ -80,12 +81,38 @@ def docx_document(body: bytes, max_unpacked: int) -> ExtractedDoc:
 
 
 def _blocks(container: Any) -> Iterator[str]:
-    """Paragraph texts and table rows of a body, header or footer, in document order."""
+    """Paragraph texts and table rows of a body, header, footer or table cell, in document
+    order; a paragraph's text boxes follow it."""
     for block in container.iter_inner_content():
         if isinstance(block, docx.table.Table):
             yield from _table_rows(block)
         else:
             yield block.text
+            yield from _text_boxes(block._p)
+
+
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+#: A text box's content (``w:txbxContent``), the drawing's own (``mc:Choice``) and not
+#: the VML copy a producer adds for older readers (``mc:Fallback``), ECMA-376 part 1
+#: §17.17.1 and part 3 §10.2.1.
+_TEXT_BOXES = etree.XPath(
+    ".//w:txbxContent[not(ancestor::mc:Fallback)]",
+    namespaces={
+        "w": _W,
+        "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006",
+    },
+)
+
+
+def _text_boxes(paragraph: Any) -> Iterator[str]:
+    """The text of the text boxes anchored in one ``w:p`` element, a line per paragraph."""
+    boxes = _TEXT_BOXES(paragraph)
+    for box in boxes if isinstance(boxes, list) else ():
+        if not isinstance(box, etree._Element):
+            continue
+        for para in box.iterchildren(f"{{{_W}}}p"):
+            yield "".join(t.text or "" for t in para.iter(f"{{{_W}}}t"))
 
 
 def _margins(document: Any) -> tuple[list[str], list[str]]:
@@ -110,7 +137,7 @@ def _table_rows(table: docx.table.Table) -> Iterator[str]:
         for cell in row.cells:  # a merged cell repeats: once per row
             if id(cell._tc) not in seen:
                 seen.add(id(cell._tc))
-                cells.append(cell.text)
+                cells.append("\n".join(_blocks(cell)))  # nested tables too
         yield _row_text(cells)
 
 
