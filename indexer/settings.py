@@ -237,7 +237,7 @@ class SiteRule(_Section):
 class ExtractSettings(ExtractFields, _Section):
     """Main-content extraction (``extract.*``)."""
 
-    workers: int = Field(0, ge=0, description="Extraction processes; 0 means one per core.")
+    workers: _fields.Workers = Field("auto", description=_fields.WORKERS)
     rules: tuple[SiteRule, ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, PlainSerializer, SecretStr
 from yarl import URL
@@ -89,6 +89,19 @@ def _http_url(value: str) -> str:
     return value
 
 
+def _workers(value: object) -> object:
+    """``extract.workers``: ``auto`` or a number of processes, 0 or more."""
+    if value == "auto":
+        return value
+    try:
+        count = int(str(value)) if not isinstance(value, bool) else -1
+    except ValueError:
+        count = -1
+    if count < 0:
+        raise ValueError(f"expected auto or a number of processes (0 or more), got {value!r}")
+    return count
+
+
 Regex = Annotated[str, AfterValidator(_regex)]
 #: ``""`` or an http(s) URL of a service (see :func:`_http_url`).
 HttpURL = Annotated[str, AfterValidator(_http_url)]
@@ -114,3 +127,8 @@ LOGIN_PATTERNS = (
     r"/(log[-_]?[io]n|sign[-_]?in)(\.\w+)?/?(\?|$)|/(login|logon|signin|sso|saml2?|oauth2?|adfs)/",
     r"/wp-login\.php|/users?/sign_in|/session/new|[?&](returnurl|return_to|redirect_uri)=",
 )
+
+#: ``extract.workers``: ``auto`` (one process per core) or a count; 0 extracts pages in the
+#: crawl process (documents still parse in their own worker processes).
+Workers = Annotated[int | Literal["auto"], BeforeValidator(_workers)]
+WORKERS = "Page extraction processes: auto = one per core, 0 = none (inline)."

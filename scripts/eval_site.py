@@ -141,7 +141,7 @@ def crawl(
     texts: dict[str, str] = {}
     for line in out.read_text("utf-8").splitlines():
         doc = json.loads(line)
-        texts[doc["url"]] = doc.get("content", "")
+        texts[doc["url"]] = doc.get("text", "")
     return texts
 
 

@@ -45,7 +45,7 @@ def _serve(srv: FaultServer) -> list[str]:
 
 def _final(docs: list[dict[str, object]]) -> dict[str, str]:
     """URL → the text last sent (a re-extracted page is sent twice)."""
-    return {str(doc["url"]): str(doc["content"]) for doc in docs}
+    return {str(doc["url"]): str(doc["text"]) for doc in docs}
 
 
 async def test_every_page_loses_the_template_first_pages_included(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ async def test_the_template_persists_into_the_next_run(tmp_path: Path) -> None:
         (tmp_path / "out.jsonl").unlink()
         again = await crawl([urls[0]], tmp_path, fetch__per_host=1)
     assert len(again.docs) == len(urls)  # known from the first page: nothing sent twice
-    assert all("Notice" not in str(doc["content"]) for doc in again.docs)
+    assert all("Notice" not in str(doc["text"]) for doc in again.docs)
 
 
 async def test_report_explain_prints_why(

@@ -119,13 +119,31 @@ def refusal(
     Returns:
         ``(outcome, reason)``: ``out-of-scope`` (depth, hosts, patterns) or ``trap``.
     """
+    trap = looks_like_trap(url)
+    outside = not from_seed and not scope.allows(url)
+    return judged_refusal(url, depth, crawl, query_variants, trap=trap, outside=outside)
+
+
+def judged_refusal(
+    url: str,
+    depth: int,
+    crawl: CrawlSettings,
+    query_variants: Callable[[str, int], int],
+    *,
+    trap: bool,
+    outside: bool,
+) -> tuple[Outcome, str] | None:
+    """:func:`refusal` with the URL's own tests made elsewhere (a page worker,
+    :mod:`indexer.crawl.candidates`): ``trap`` (:func:`looks_like_trap`) and ``outside``
+    (not in the scope). The rules apply in one order: depth, trap, query variants, scope.
+    """
     if crawl.max_depth is not None and depth > crawl.max_depth:
         return Outcome.OUT_OF_SCOPE, f"deeper than crawl.max_depth={crawl.max_depth}"
-    if looks_like_trap(url):
+    if trap:
         return Outcome.TRAP, "trap: a path segment repeats"
     limit = crawl.max_query_variants
     if "?" in url and query_variants(url, limit) >= limit:
         return Outcome.TRAP, f"trap: crawl.max_query_variants={limit} URLs of this path"
-    if not from_seed and not scope.allows(url):
+    if outside:
         return Outcome.OUT_OF_SCOPE, "outside the crawl's hosts or patterns"
     return None

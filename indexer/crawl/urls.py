@@ -136,3 +136,11 @@ class SiteAliases:
         if str(parsed.origin()) == preferred:
             return url
         return preferred + parsed.raw_path_qs
+
+    def canonical_of(self, url: str, host: str) -> str:
+        """:meth:`canonical` of a normalized ``url`` whose ``host`` is known: without parsing
+        it when it is at its site's preferred origin already (the common case)."""
+        preferred = self._preferred.get(site_of(host))
+        if preferred is None or url.startswith(preferred + "/"):
+            return url
+        return self.canonical(url)

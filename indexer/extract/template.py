@@ -168,26 +168,38 @@ class TemplateParams:
 
 @dataclass(slots=True)
 class HostStats:
-    """Pages seen and per-key page counts of one host (see the module docstring)."""
+    """Pages seen and per-key page counts of one host (see the module docstring).
+
+    ``repeated`` indexes the keys counted on two pages or more (the only ones a template
+    can hold), so that :meth:`template` does not walk the many keys seen once.
+    """
 
     pages: float = 0.0
     counts: dict[str, float] = field(default_factory=dict)
+    repeated: set[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.repeated = {k for k, c in self.counts.items() if c >= 2}
 
     def observe(self, keys: Iterable[str], params: TemplateParams) -> None:
         """Count one page's distinct ``keys``."""
         self.pages += 1
         counts = self.counts
         for key in list(dict.fromkeys(keys))[:_MAX_PAGE_KEYS]:
-            counts[key] = counts.get(key, 0.0) + 1.0
+            count = counts[key] = counts.get(key, 0.0) + 1.0
+            if count >= 2:
+                self.repeated.add(key)
         if len(counts) > 2 * params.max_keys:
             # Most frequent first; of equal counts the most recent (a key seen once long
             # ago had its chance to recur, one just seen has not).
             recent_first = reversed(counts.items())
             kept = sorted(recent_first, key=lambda item: -item[1])[: params.max_keys]
             self.counts = dict(reversed(kept))
+            self.repeated.intersection_update(self.counts)
         if self.pages >= 2 * params.window:
             self.pages /= 2
             self.counts = {k: c / 2 for k, c in self.counts.items() if c >= 2}
+            self.__post_init__()
 
     def template(self, params: TemplateParams) -> SiteTemplate:
         """Keys on at least ``share`` of the pages and ``min_count`` pages, and the keys
@@ -196,8 +208,10 @@ class HostStats:
         if self.pages < params.min_pages:
             return NO_TEMPLATE
         floor = max(float(params.min_count), params.share * self.pages)
-        keys = frozenset(k for k, c in self.counts.items() if c >= floor)
-        seen = frozenset(k for k, c in self.counts.items() if 2 <= c < floor)
+        counts = self.counts
+        walk = self.repeated if floor >= 2 else counts.keys()  # below 2: keys seen once too
+        keys = frozenset(k for k in walk if counts[k] >= floor)
+        seen = frozenset(k for k in walk if 2 <= counts[k] < floor)
         return SiteTemplate(keys, seen)
 
     def to_json(self) -> str:

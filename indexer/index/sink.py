@@ -34,7 +34,8 @@ class DocumentSink:
 
     Args:
         settings: all settings (``solr`` for the writer, ``crawl.data_dir`` for the outbox).
-        out: JSON-lines file to write (each document plus its ``text``), or None.
+        out: JSON-lines file to write (:func:`out_record`: the fields, the main text as
+            ``text``), or None.
         use_solr: send changes to Solr through the outbox.
         append: append to ``out`` (a resumed crawl) instead of writing it anew.
         on_rejected: ``(doc_id, message)`` for a document Solr refuses.
@@ -195,7 +196,7 @@ class DocumentSink:
         if self._on_change is not None:
             self._on_change("update" if update else "add", doc["id"])
         if self._out is not None:
-            self._out.write({**doc, "text": text})
+            self._out.write(out_record(doc, text))
             if self._outbox is None:
                 self._on_indexed(1)
         if self._outbox is not None and self._index is not None:
@@ -212,3 +213,11 @@ class DocumentSink:
         if self._outbox is not None and self._index is not None:
             self._outbox.delete(doc_id)
             self._index.notify()
+
+
+def out_record(doc: dict[str, Any], text: str) -> dict[str, Any]:
+    """The ``--out`` line of a document: its fields with the main text once, as ``text``
+    (the Solr document's ``content`` holds the same text and is left out)."""
+    record = {k: v for k, v in doc.items() if k != "content"}
+    record["text"] = text
+    return record

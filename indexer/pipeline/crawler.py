@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,7 +45,7 @@ from indexer.pipeline.reconcile import MISSED
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.pipeline.visit import Clients, Visitor
-from indexer.pipeline.workers import page_pool, warm_up
+from indexer.pipeline.workers import page_pool, page_workers, warm_up
 from indexer.report import RUN_NOTES, RunStats, run_notes
 from indexer.settings import Settings
 from indexer.solr.search import check_target
@@ -213,8 +212,8 @@ class Crawler:
     async def _crawl(self) -> None:
         """Open the process pool and the HTTP session, then dispatch until done."""
         fetch = self.settings.fetch
-        workers = self.settings.extract.workers or os.cpu_count() or 1
-        documents = document_workers(self.settings, workers)
+        workers = page_workers(self.settings.extract.workers)
+        documents = document_workers(self.settings, max(1, workers))
         with page_pool(workers) as pool, documents:
             warm_up(pool, workers)
             self.learning.start(pool, self.sink)

@@ -14,9 +14,10 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any
 
+from indexer.crawl.candidates import OUTSIDE, TRAP, Candidates, printable
 from indexer.crawl.frontier import Claimed, Frontier
 from indexer.crawl.politeness import Politeness
-from indexer.crawl.scope import Scope, refusal
+from indexer.crawl.scope import Scope, judged_refusal, refusal
 from indexer.crawl.urls import SiteAliases, host_of, normalize_url
 from indexer.errors import InvalidURLError
 from indexer.outcomes import Outcome
@@ -70,8 +71,14 @@ class Dispatcher:
 
     # -- admission -------------------------------------------------------------------------
 
-    def enqueue(self, urls: Iterable[str], depth: int, from_seed: bool = False) -> None:
-        """Queue the URLs that are valid and admitted; record the others with their outcome."""
+    def enqueue(
+        self, urls: Iterable[str] | Candidates, depth: int, from_seed: bool = False
+    ) -> None:
+        """Queue the URLs that are valid and admitted; record the others with their outcome.
+        A page's judged outlinks go to :meth:`admit`."""
+        if isinstance(urls, Candidates):
+            self.admit(urls, depth)
+            return
         crawl = self.settings.crawl
         entries: list[tuple[str, str, int]] = []
         for raw in urls:
@@ -79,7 +86,7 @@ class Dispatcher:
                 url = normalize_url(raw, crawl.strip_params, crawl.max_url_length)
                 url = self.aliases.canonical(url)
             except InvalidURLError as exc:
-                self.ledger.refuse(_printable(raw), "", depth, exc.outcome, str(exc)[:300])
+                self.ledger.refuse(printable(raw), "", depth, exc.outcome, str(exc)[:300])
                 continue
             host = host_of(url)
             refused = refusal(
@@ -89,6 +96,29 @@ class Dispatcher:
                 self.ledger.refuse(url, host, depth, *refused)
                 continue
             entries.append((url, host, depth))
+        self._queue(entries)
+
+    def admit(self, candidates: Candidates, depth: int) -> None:
+        """Queue a page's outlinks judged by its worker (:mod:`indexer.crawl.candidates`) as
+        :meth:`enqueue` would; the refused ones are recorded in one write."""
+        crawl, variants = self.settings.crawl, self.frontier.query_variants
+        refused = [(url, "", depth, outcome, why) for url, outcome, why in candidates.invalid]
+        entries: list[tuple[str, str, int]] = []
+        for link in candidates.links:
+            url = self.aliases.canonical_of(link.url, link.host)
+            if url != link.url:  # another origin of the site is preferred: judged anew
+                self.enqueue([url], depth)
+                continue
+            trap, outside = link.finding == TRAP, link.finding == OUTSIDE
+            why = judged_refusal(url, depth, crawl, variants, trap=trap, outside=outside)
+            if why is None:
+                entries.append((url, link.host, depth))
+            else:
+                refused.append((url, link.host, depth, *why))
+        self.ledger.refuse_many(refused)
+        self._queue(entries)
+
+    def _queue(self, entries: list[tuple[str, str, int]]) -> None:
         if entries and self.frontier.add(entries):
             self._hosts.update(host for _, host, _ in entries)
 
@@ -182,11 +212,6 @@ class Dispatcher:
         task = asyncio.create_task(visit(claimed))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-
-def _printable(raw: str) -> str:
-    """A bad URL as it can be stored and reported: at most 2048 characters, valid UTF-8."""
-    return raw[:2048].encode("utf-8", "replace").decode("utf-8")
 
 
 def _min(a: float | None, b: float) -> float:

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 
+from indexer.crawl.candidates import LinkRules
 from indexer.errors import DocumentError
 from indexer.extract import SiteRule
 from indexer.extract.formats import NOT_TEXT, Limits
@@ -41,15 +42,16 @@ def document_workers(settings: Settings, count: int) -> DocumentWorkers:
 async def process_response(
     fetched: FetchResult,
     settings: Settings,
-    pool: ProcessPoolExecutor,
+    pool: Executor,
     documents: DocumentWorkers,
     rules: Sequence[SiteRule] = (),
     learning: Learning = NO_LEARNING,
+    links: LinkRules | None = None,
 ) -> ProcessedPage:
     """Decide the format of ``fetched`` and parse it; never raises for bad input.
 
-    ``learning`` is ``(template, learn, explain)`` for an HTML page
-    (:meth:`indexer.pipeline.learning.SiteLearning.page_args`).
+    ``learning``: ``(template, learn, explain)`` of an HTML page (``SiteLearning.page_args``);
+    with ``links`` its outlinks are judged in its worker (:mod:`indexer.crawl.candidates`).
 
     Returns:
         The processed page; when ``extracted`` is None, ``outcome`` (if set) and
@@ -64,11 +66,11 @@ async def process_response(
         return ProcessedPage(NOT_TEXT, None, verdict.reason, verdict.outcome)
     if verdict.format == "html":
         if verdict.outcome:  # links-only: parsed for its links, not indexed, not learnt
-            page = await _page(fetched, settings, pool, rules, NO_LEARNING)
+            page = await _page(fetched, settings, pool, rules, (*NO_LEARNING, links))
             if page.extracted is None:  # too large or not parsed: that is its outcome
                 return page
             return dataclasses.replace(page, outcome=verdict.outcome, error=verdict.reason)
-        return await _page(fetched, settings, pool, rules, learning)
+        return await _page(fetched, settings, pool, rules, (*learning, links))
     cap = settings.fetch.max_document_bytes
     if len(body) > cap:
         return ProcessedPage(NOT_TEXT, None, f"document body over {cap} bytes", "too-large")
@@ -82,9 +84,9 @@ async def process_response(
 async def _page(
     fetched: FetchResult,
     settings: Settings,
-    pool: ProcessPoolExecutor,
+    pool: Executor,
     rules: Sequence[SiteRule],
-    learning: Learning,
+    learning: tuple[SiteTemplate, bool, bool, LinkRules | None],
 ) -> ProcessedPage:
     """An HTML page in the page pool, unless it is over ``fetch.max_body_bytes``."""
     cap = settings.fetch.max_body_bytes
@@ -98,6 +100,7 @@ async def _page(
         fetched.final_url,
         rules,
         settings.crawl.max_links_per_page,
-        *learning,
+        *learning[:3],
         settings.extract.profile,
+        learning[3],
     )

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from indexer.crawl.frontier import Frontier
@@ -124,10 +124,10 @@ class SiteLearning:
         self.rules = tuple(extract.rules)
         self.max_links = settings.crawl.max_links_per_page
         self.resent = 0
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: Executor | None = None
         self._sink: DocumentSink | None = None
 
-    def start(self, pool: ProcessPoolExecutor, sink: DocumentSink) -> None:
+    def start(self, pool: Executor, sink: DocumentSink) -> None:
         """Use ``pool`` for re-extractions and ``sink`` for the documents they change."""
         self._pool, self._sink = pool, sink
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from indexer.crawl.frontier import Frontier
 from indexer.report import RunStats
@@ -38,6 +39,14 @@ class Ledger:
         """Store a URL that is not queued (invalid, trap, out of scope), counted once."""
         if self.frontier.record(url, host, depth, outcome, reason):
             self.stats.record(outcome, reason)
+
+    def refuse_many(self, rows: Sequence[tuple[str, str, int, str, str]]) -> None:
+        """:meth:`refuse` for ``(url, host, depth, outcome, reason)`` rows, in one write."""
+        if not rows:
+            return
+        for row, stored in zip(rows, self.frontier.record_many(rows), strict=True):
+            if stored:
+                self.stats.record(row[3], row[4])
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> None:
         """End every URL still queued (of ``host``, or all) with ``outcome``."""

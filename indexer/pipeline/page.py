@@ -1,13 +1,21 @@
-"""Decode and extract one page: the CPU-bound step, run in a worker process."""
+"""Decode and extract one page: the CPU-bound step, run in a worker process.
+
+The worker returns what the crawl uses — the decoding's facts without the decoded HTML,
+the extraction, and the page's outlinks as judged frontier candidates
+(:mod:`indexer.crawl.candidates`) — so that the crawl process neither receives the page
+text nor normalizes its links.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from indexer.crawl.candidates import Candidates, LinkRules, judge_links
 from indexer.encoding import decode_body
 from indexer.errors import ExtractError
-from indexer.extract import SiteRule, extract_page
+from indexer.extract import Extraction, SiteRule, extract_page
 from indexer.extract.explain import to_lines
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
@@ -19,7 +27,8 @@ class ProcessedPage:
     """Result of :func:`process_page`.
 
     Attributes:
-        decoded: the decoding (``encoding == "binary"`` means not text; ``extracted`` None).
+        decoded: the decoding (``encoding == "binary"`` means not text; ``extracted`` None);
+            from :func:`process_page` without its ``text`` (the crawl never reads it).
         extracted: title, main text, metadata and links, or None.
         error: why extraction failed, or ``""``.
         outcome: the outcome the URL ends as when ``extracted`` is None and it is not the
@@ -28,6 +37,8 @@ class ProcessedPage:
         keys: template keys of the page's blocks (:mod:`indexer.extract.template`), when
             asked for.
         explanation: why each block was kept or dropped, JSON lines, when asked for.
+        links: the outlinks judged by the worker when it was given :class:`LinkRules`
+            (``extracted.outlinks`` is then empty), else None.
     """
 
     decoded: DecodedText
@@ -36,6 +47,27 @@ class ProcessedPage:
     outcome: str = ""
     keys: tuple[str, ...] = ()
     explanation: str = ""
+    links: Candidates | None = None
+
+    @property
+    def outlinks(self) -> Iterable[str] | Candidates:
+        """The links to follow: the judged candidates, else the extracted URLs."""
+        if self.links is not None:
+            return self.links
+        return [] if self.extracted is None else self.extracted.outlinks
+
+    @property
+    def links_kept(self) -> int:
+        """How many links the extraction kept (``crawl.max_links_per_page``)."""
+        if self.links is not None:
+            return self.links.seen
+        return 0 if self.extracted is None else len(self.extracted.outlinks)
+
+    def stored_outlinks(self) -> list[str]:
+        """The outlinks to store for the page (followed again when it answers 304)."""
+        if self.links is not None:
+            return self.links.stored()
+        return [] if self.extracted is None else list(self.extracted.outlinks)
 
 
 def process_page(
@@ -48,28 +80,45 @@ def process_page(
     learn: bool = False,
     explain: bool = False,
     profile: Profile = DEFAULT_PROFILE,
+    links: LinkRules | None = None,
 ) -> ProcessedPage:
-    """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content.
-
-    Top-level, so that a process pool can run it; never raises for bad input (``error``).
+    """Decode ``body`` (WHATWG order, see :mod:`indexer.encoding`) and extract its content;
+    top-level, so that a process pool can run it; never raises for bad input (``error``).
 
     Args:
         body: the response body; content_type: its ``Content-Type`` header or None.
         url: the final URL (links resolve against it); rules: ``extract.rules``.
-        max_links: outlinks kept (``crawl.max_links_per_page``); template, learn,
-            explain, profile: see :func:`indexer.extract.extract_page`.
+        max_links: outlinks kept; template, learn, explain, profile: see
+        :func:`indexer.extract.extract_page`; links: to judge the outlinks here with.
     """
-    decoded = decode_body(body, content_type)
+    decoded = dataclasses.replace(full := decode_body(body, content_type), text="")
     if decoded.encoding == "binary":
         return ProcessedPage(decoded, None, "binary body")
     try:
         extraction = extract_page(
-            decoded.text, url, encoding=decoded.encoding, rules=rules, max_links=max_links,
-            template=template, learn=learn, explain=explain, profile=profile,
-        )  # fmt: skip
-    except ExtractError as exc:
-        return ProcessedPage(decoded, None, str(exc)[:300])
-    except (ValueError, RecursionError, MemoryError) as exc:  # lxml limits on hostile input
-        return ProcessedPage(decoded, None, f"{type(exc).__name__}: {exc}"[:300])
+            full.text,
+            url,
+            encoding=decoded.encoding,
+            rules=rules,
+            max_links=max_links,
+            template=template,
+            learn=learn,
+            explain=explain,
+            profile=profile,
+        )
+    except (ExtractError, ValueError, RecursionError, MemoryError) as exc:  # + lxml's limits
+        why = str(exc) if isinstance(exc, ExtractError) else f"{type(exc).__name__}: {exc}"
+        return ProcessedPage(decoded, None, why[:300])
+    return _result(decoded, extraction, explain, links)
+
+
+def _result(
+    decoded: DecodedText, extraction: Extraction, explain: bool, links: LinkRules | None
+) -> ProcessedPage:
+    """The page as the crawl uses it: the outlinks judged here when ``links`` are given."""
     lines = to_lines(extraction.decisions) if explain else ""
-    return ProcessedPage(decoded, extraction.doc, keys=tuple(extraction.keys), explanation=lines)
+    doc, judged = extraction.doc, None
+    if links is not None:
+        judged = judge_links(doc.outlinks, links)
+        doc.outlinks = []
+    return ProcessedPage(decoded, doc, keys=tuple(extraction.keys), explanation=lines, links=judged)

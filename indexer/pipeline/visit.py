@@ -23,9 +23,10 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 
+from indexer.crawl.candidates import Candidates, link_rules
 from indexer.crawl.fetch import Fetcher, Validators
 from indexer.crawl.frontier import Claimed, Frontier
 from indexer.crawl.hostfail import HostFailures
@@ -62,7 +63,7 @@ from indexer.settings import Settings
 
 log = logging.getLogger(__name__)
 
-Enqueue = Callable[[Iterable[str], int], None]
+Enqueue = Callable[[Iterable[str] | Candidates, int], None]
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Clients:
     fetcher: Fetcher
     robots: RobotsCache
     sitemaps: SitemapReader
-    pool: ProcessPoolExecutor
+    pool: Executor
     documents: DocumentWorkers
 
 
@@ -81,14 +82,12 @@ class Visitor:
     """Visits claimed URLs (see the module docstring).
 
     Attributes:
-        settings: the run's settings.
-        ledger: where outcomes go.
+        settings: the run's settings; ledger: where outcomes go.
         politeness: per-host slots; a visit leaves its host's once the response is in.
         scope: the crawl's scope (redirect hops, canonical URLs, sitemap URLs).
         aliases: the sites' preferred origins; redirects teach them.
         sink: where documents and deletes go.
-        rules: site rules for extraction.
-        retry: the retry limits.
+        rules: site rules for extraction; retry: the retry limits.
         reindex: the reindex policy, or None in an ordinary crawl.
         enqueue: ``(urls, depth)`` queues discovered URLs.
         clients: the HTTP, robots.txt and sitemap clients and the process pool.
@@ -209,15 +208,16 @@ class Visitor:
         """Decide the format, parse off the loop, judge, carry the verdict out."""
         clients = self.clients
         learning = self.learning.page_args(claimed.host) if self.learning else NO_LEARNING
+        links = link_rules(self.settings.crawl, self.scope) if self.follow_links else None
         page = await process_response(
-            fetched, self.settings, clients.pool, clients.documents, self.rules, learning
+            fetched, self.settings, clients.pool, clients.documents, self.rules, learning, links
         )
-        facts = self._facts(claimed, fetched, page)
-        skip_unchanged = self.reindex is not None and self.reindex.skip_unchanged
-        verdict = judge(
-            facts, obey_noindex=self.settings.crawl.obey_noindex, skip_unchanged=skip_unchanged
-        )
-        self._apply(claimed, fetched, facts, verdict)
+        with self.frontier.batch():  # the page's frontier writes: one commit
+            facts = self._facts(claimed, fetched, page)
+            skip = self.reindex is not None and self.reindex.skip_unchanged
+            obey = self.settings.crawl.obey_noindex
+            verdict = judge(facts, obey_noindex=obey, skip_unchanged=skip)
+            self._apply(claimed, fetched, facts, verdict)
 
     async def _robots_allow(self, claimed: Claimed) -> bool:
         """Whether robots.txt allows the URL; an unavailable robots.txt defers it."""
@@ -340,9 +340,9 @@ class Visitor:
         """Carry out a verdict: queue links, learn aliases, send or delete, record."""
         url, final, doc = claimed.url, fetched.final_url, facts.page.extracted
         if verdict.follow and doc is not None and self.follow_links:
-            if doc.links_found > len(doc.outlinks):
-                self.ledger.truncated(url, doc.links_found, len(doc.outlinks))
-            self.enqueue(doc.outlinks, claimed.depth + 1)
+            if doc.links_found > facts.page.links_kept:
+                self.ledger.truncated(url, doc.links_found, facts.page.links_kept)
+            self.enqueue(facts.page.outlinks, claimed.depth + 1)
         if verdict.queue is not None:
             self.enqueue([verdict.queue], claimed.depth)
         if verdict.alias:
@@ -352,7 +352,7 @@ class Visitor:
             self.sitewide.admit(url, claimed.host, facts.digest, send)
             return
         if verdict.outcome is Outcome.UNCHANGED and doc is not None:
-            self.frontier.save_outlinks(url, doc.outlinks if verdict.follow else [])
+            self.frontier.save_outlinks(url, facts.page.stored_outlinks() if verdict.follow else [])
         self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached)
         if verdict.delete:
             self.sink.delete(final)
@@ -376,7 +376,7 @@ class Visitor:
         if self.learning is not None and digest is not None:
             self.learning.indexed(url, claimed.host, fetched, facts.page, digest, verdict.reason)
         if doc is not None:
-            self.frontier.save_outlinks(url, doc.outlinks if verdict.follow else [])
+            self.frontier.save_outlinks(url, facts.page.stored_outlinks() if verdict.follow else [])
         self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached, **fields)
 
     def _send(self, claimed: Claimed, fetched: FetchResult, facts: Facts) -> dict[str, str | None]:

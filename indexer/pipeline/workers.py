@@ -1,5 +1,10 @@
 """The process pool for CPU-bound page work (decode and extract), off the event loop.
 
+``extract.workers`` sizes it: ``auto`` is one process per core; ``0`` is no process at all,
+pages are decoded and extracted on one thread of the crawl process (small machines, and the
+baseline of a scaling measure); documents beyond HTML always parse in their own worker
+processes (:mod:`indexer.pipeline.docworkers`).
+
 Workers are started with ``spawn`` and ask the Linux kernel to kill them when the crawler
 dies (``prctl(PR_SET_PDEATHSIG)``), so a crawler stopped with ``kill -9`` leaves no worker
 processes behind; Python's pool does not guarantee that on its own.
@@ -19,17 +24,27 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def page_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes that die with this process.
+def page_workers(setting: int | str) -> int:
+    """The number of page worker processes for ``extract.workers`` (``auto``: the cores)."""
+    if setting == "auto":
+        return os.cpu_count() or 1
+    return int(setting)
+
+
+def page_pool(workers: int) -> Executor:
+    """A pool of ``workers`` processes that die with this process; for 0, one thread of
+    this process (extraction inline, off the event loop).
 
     Args:
-        workers: number of processes (at least 1).
+        workers: number of processes (:func:`page_workers`).
     """
+    if workers == 0:
+        return ThreadPoolExecutor(1, thread_name_prefix="extract")
     return ProcessPoolExecutor(
         max(1, workers),
         mp_context=multiprocessing.get_context("spawn"),
@@ -38,7 +53,7 @@ def page_pool(workers: int) -> ProcessPoolExecutor:
     )
 
 
-def warm_up(pool: ProcessPoolExecutor, workers: int) -> None:
+def warm_up(pool: Executor, workers: int) -> None:
     """Start the worker processes now rather than on the first page (a worker takes about
     half a second to start and import the extractors); see :func:`stops_blocked`."""
     with stops_blocked():

@@ -84,7 +84,7 @@ def politeness_child(data_dir: Path, seeds: list[str]) -> None:
     """Crawl ``seeds`` (``Crawler.run``, start to end timed) and print the result as JSON."""
     start = time.monotonic()
     run = asyncio.run(
-        crawl(seeds, data_dir, fetch__delay=DELAY, fetch__per_host=1, extract__workers=0)
+        crawl(seeds, data_dir, fetch__delay=DELAY, fetch__per_host=1, extract__workers="auto")
     )
     elapsed = time.monotonic() - start
     print(

@@ -1,5 +1,6 @@
 """The frontier: the crawl state of one data directory (URLs, runs, scope, template statistics).
 
+:mod:`.interface` names what a frontier backend implements;
 :class:`~indexer.crawl.frontier.store.Frontier` is the SQLite backend (``frontier.sqlite3``
 in the data directory); :mod:`.schema` holds its tables and version, :mod:`.view` a read-only
 view for reports, :mod:`.runs` the run records, :mod:`.recrawl` the per-URL recrawl records

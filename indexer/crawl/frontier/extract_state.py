@@ -18,6 +18,8 @@ import time
 import zlib
 from collections.abc import Iterable
 
+from indexer.crawl.frontier.transaction import Transaction
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS template_stats (
     host TEXT PRIMARY KEY,
@@ -54,16 +56,11 @@ class ExtractState:
         """Store ``(host, statistics)`` pairs, replacing earlier ones, in one transaction."""
         now = time.time()
         rows = [(host, data, now) for host, data in items]
-        self._db.execute("BEGIN")
-        try:
+        with Transaction(self._db):
             self._db.executemany(
                 "INSERT OR REPLACE INTO template_stats (host, data, updated) VALUES (?, ?, ?)",
                 rows,
             )
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
 
     def save_explanation(self, url: str, run: int, lines: str) -> None:
         """Store why each block of ``url`` was kept or dropped (JSON lines) in run ``run``."""

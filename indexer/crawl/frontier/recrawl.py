@@ -20,6 +20,8 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 
+from indexer.crawl.frontier.transaction import Transaction
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outlinks (
     url TEXT PRIMARY KEY,
@@ -148,16 +150,11 @@ class RecrawlRecords:
         """
         cur = self._db.execute("INSERT INTO runs (started) VALUES (?)", (time.time(),))
         self.run = int(cur.lastrowid or 0)
-        self._db.execute("BEGIN")
-        try:
+        with Transaction(self._db):
             self._db.executemany(
                 "UPDATE urls SET state='queued', attempts=0, next_fetch=0, run=? WHERE url=?",
                 ((self.run, url) for url in urls),
             )
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
         return self.run
 
     def indexed_documents(self) -> Iterator[tuple[str, str]]:

@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS urls (
     updated REAL
 );
 CREATE INDEX IF NOT EXISTS urls_claim ON urls (host, state, depth, next_fetch);
+CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, run, next_fetch);
 CREATE INDEX IF NOT EXISTS urls_state ON urls (state, host);
 CREATE INDEX IF NOT EXISTS urls_hash ON urls (content_hash);
 CREATE TABLE IF NOT EXISTS meta (
@@ -45,6 +46,11 @@ CREATE TABLE IF NOT EXISTS runs (
     finished REAL
 );
 """
+
+#: Indexes added after version 1 (additive: created when an older file is opened).
+#: ``urls_due`` makes a host's earliest due time in a run one index lookup (``next_due``);
+#: ``urls_claim`` serves the claim (the shallowest due URL of a host).
+LATER_INDEXES = "CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, run, next_fetch)"
 
 #: Version 2: tombstones of ``indexer delete`` (:mod:`indexer.crawl.frontier.tombstones`).
 _TOMBSTONES = """

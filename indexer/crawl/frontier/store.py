@@ -2,9 +2,7 @@
 
 Stored in SQLite (WAL mode) under the data directory, so a crawl stopped at any point
 (Ctrl-C or ``kill -9``) resumes without fetching finished pages again and without losing
-queued ones. Memory stays flat: URLs are claimed from disk one at a time per host; only
-the set of hosts is held in memory.
-
+queued ones. Memory stays flat: URLs are claimed from disk one at a time per host.
 States: ``queued`` → ``fetching`` → ``done`` (or back to ``queued`` for a retry). A URL
 left in ``fetching`` by a killed crawl is queued again on resume.
 """
@@ -12,9 +10,8 @@ left in ``fetching`` by a killed crawl is queued again on resume.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -24,8 +21,9 @@ from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
-from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL, upgrade
+from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL, upgrade
 from indexer.crawl.frontier.tombstones import Tombstones
+from indexer.crawl.frontier.transaction import Transaction
 from indexer.errors import StateError
 
 
@@ -75,6 +73,7 @@ class Frontier(RecrawlRecords):
         try:
             self._db = self.data_dir.open(FRONTIER, create=create, missing_hint=NO_CRAWL)
             add_run_columns(self._db)
+            self._db.execute(LATER_INDEXES)
             self.add_recrawl_schema()
             upgrade(self._db)
             self.tombstones = Tombstones(self._db)
@@ -162,7 +161,7 @@ class Frontier(RecrawlRecords):
         ``indexer delete`` buried (:attr:`tombstones`) is not admitted.
         """
         added = 0
-        with self._tx():
+        with self.batch():
             for url, host, depth in entries:
                 if self.tombstones.buries(url):
                     continue
@@ -188,7 +187,8 @@ class Frontier(RecrawlRecords):
         that queues them: the re-send run of ``reindex --repair`` fetches only its own.)"""
         row = self._db.execute(
             "SELECT url, depth, attempts, etag, last_modified, content_hash, resend FROM urls "
-            "WHERE host=? AND state='queued' AND run=? AND next_fetch<=? ORDER BY depth LIMIT 1",
+            "INDEXED BY urls_claim WHERE host=? AND state='queued' AND run=? AND next_fetch<=? "
+            "ORDER BY depth LIMIT 1",
             (host, self.run, now),
         ).fetchone()
         if row is None:
@@ -201,9 +201,11 @@ class Frontier(RecrawlRecords):
 
     def next_due(self, host: str) -> float | None:
         """Earliest ``next_fetch`` (epoch seconds) among the host's URLs queued in this run,
-        or None."""
+        or None: one lookup in the ``(host, state, run, next_fetch)`` index, however many
+        are queued."""
         row = self._db.execute(
-            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued' AND run=?",
+            "SELECT MIN(next_fetch) FROM urls INDEXED BY urls_due "
+            "WHERE host=? AND state='queued' AND run=?",
             (host, self.run),
         ).fetchone()
         return None if row[0] is None else float(row[0])
@@ -311,14 +313,24 @@ class Frontier(RecrawlRecords):
 
         Returns False when the URL was already handled in this run (nothing changed).
         """
-        cur = self._db.execute(
-            "INSERT INTO urls (url, host, depth, run, state, outcome, reason, updated) "
-            "VALUES (?, ?, ?, ?, 'done', ?, ?, ?) ON CONFLICT(url) DO UPDATE SET "
-            "outcome=excluded.outcome, reason=excluded.reason, state='done' "
-            "WHERE urls.run < excluded.run",
-            (url, host, depth, self.run, outcome, reason, time.time()),
-        )
-        return cur.rowcount > 0
+        return self.record_many([(url, host, depth, outcome, reason)])[0]
+
+    def record_many(self, rows: Sequence[tuple[str, str, int, str, str]]) -> list[bool]:
+        """:meth:`record` for ``(url, host, depth, outcome, reason)`` rows in one transaction;
+        one answer per row."""
+        stored = []
+        now = time.time()
+        with self.batch():
+            for url, host, depth, outcome, reason in rows:
+                cur = self._db.execute(
+                    "INSERT INTO urls (url, host, depth, run, state, outcome, reason, updated) "
+                    "VALUES (?, ?, ?, ?, 'done', ?, ?, ?) ON CONFLICT(url) DO UPDATE SET "
+                    "outcome=excluded.outcome, reason=excluded.reason, state='done' "
+                    "WHERE urls.run < excluded.run",
+                    (url, host, depth, self.run, outcome, reason, now),
+                )
+                stored.append(cur.rowcount > 0)
+        return stored
 
     # -- reading ------------------------------------------------------------------------
 
@@ -357,7 +369,7 @@ class Frontier(RecrawlRecords):
 
     def forget(self, urls: Iterable[str]) -> int:
         """Remove URLs from the frontier (they are no longer known); returns how many."""
-        with self._tx():
+        with self.batch():
             removed = 0
             for u in urls:
                 removed += self._db.execute("DELETE FROM urls WHERE url=?", (u,)).rowcount
@@ -381,18 +393,7 @@ class Frontier(RecrawlRecords):
         row = self._db.execute("SELECT COUNT(*) FROM urls WHERE state != 'done'").fetchone()
         return int(row[0])
 
-    def _tx(self) -> _Transaction:
-        return _Transaction(self._db)
-
-
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN")
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._db.execute("ROLLBACK" if et else "COMMIT")
+    def batch(self) -> Transaction:
+        """``with frontier.batch():`` makes the writes of a section one transaction (one
+        commit; all or none); the section must not ``await`` (:mod:`.transaction`)."""
+        return Transaction(self._db)

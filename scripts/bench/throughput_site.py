@@ -1,0 +1,133 @@
+"""The loopback site of ``scripts/bench/throughput.py`` and its cheap static server.
+
+``HOSTS`` hosts (127.0.0.1 … 127.0.0.N, one port) × ``PAGES`` Japanese pages each, 8–29 KB,
+half UTF-8 (charset in the header), half Shift_JIS (charset only in a ``<meta>``), with a
+navigation bar and a footer. Page ``i`` links to pages ``10i+1 … 10i+10`` of its host (so a
+crawl from ``/`` reaches all of them), back to ``/`` and to its neighbour, and to the same
+page of host 2 (127.0.0.2).
+
+The server is an ``asyncio.Protocol`` answering from bytes built once (keep-alive, no
+parsing beyond the request line): it costs little CPU. It logs each request's host and
+start time (``time.monotonic()``), written as JSON lines when it gets SIGTERM.
+Usage (as a child): python scripts/bench/throughput_site.py PORT HOSTS PAGES LOGFILE
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+
+WORDS = (
+    "社内規程", "経費精算", "申請手続き", "有給休暇", "勤怠管理", "情報セキュリティ",
+    "研修制度", "人事評価", "福利厚生", "出張旅費", "会議室予約", "文書管理", "品質保証",
+    "顧客対応", "製品開発", "業務改善", "年末調整", "健康診断", "安全衛生", "就業規則",
+    "システム更新", "ネットワーク",
+)  # fmt: skip
+ENDINGS = (
+    "について説明します。",
+    "を確認してください。",
+    "は翌月十日までに提出します。",
+    "の手順が変わりました。",
+)
+
+
+def _paragraph(rng: random.Random, sentences: int) -> str:
+    out = []
+    for _ in range(sentences):
+        words = "と".join(rng.choice(WORDS) for _ in range(rng.randint(1, 3)))
+        out.append(words + rng.choice(ENDINGS))
+    return "".join(out)
+
+
+def page(i: int, host: int, hosts: int, pages: int, port: int) -> tuple[bytes, str]:
+    """Page ``i`` (0 is ``/``) of any host: its body and its Content-Type."""
+    rng = random.Random(i)
+    sjis = i % 2 == 1
+    charset = "Shift_JIS" if sjis else "utf-8"
+    links = [f"/p/{c}.html" for c in range(10 * i + 1, min(10 * i + 11, pages))]
+    links += ["/", f"/p/{max(i - 1, 1)}.html"]
+    other = f"http://127.0.0.{(host + 1) % hosts + 1}:{port}/p/{i}.html"
+    nav = "".join(f'<li><a href="{u}">{u}</a></li>' for u in [*links, other])
+    target = 8_000 + rng.randint(0, 21_000)  # bytes of body text, before encoding
+    paras = []
+    size = 0
+    while size < target // 3:  # about 3 bytes a character in UTF-8
+        text = _paragraph(rng, 6)
+        paras.append(f"<p>{text}</p>")
+        size += len(text)
+    body = (
+        f"<!doctype html><html><head><meta charset={charset}><title>社内報 第{i}号</title>"
+        f"</head><body><header><nav><ul>{nav}</ul></nav></header><main><h1>社内報 第{i}号</h1>"
+        f"{''.join(paras)}</main><footer>総務部 広報課 内線1234</footer></body></html>"
+    )
+    if sjis:
+        return body.encode("cp932"), "text/html"
+    return body.encode("utf-8"), "text/html; charset=utf-8"
+
+
+def _response(status: str, body: bytes, ctype: str) -> bytes:
+    head = (
+        f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {len(body)}\r\n"
+        "Connection: keep-alive\r\n\r\n"
+    )
+    return head.encode("ascii") + body
+
+
+class _Site(asyncio.Protocol):
+    def __init__(self, replies: dict[str, bytes], log: list[tuple[str, str, float]]) -> None:
+        self.replies, self.log, self.buf = replies, log, b""
+        self.transport: asyncio.Transport | None = None
+        self.host = ""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.host = str(transport.get_extra_info("sockname")[0])
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        while b"\r\n\r\n" in self.buf:
+            head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+            path = head.split(b" ", 2)[1].decode("ascii", "replace")
+            self.log.append((self.host, path, time.monotonic()))
+            reply = self.replies.get(path) or _response("404 Not Found", b"", "text/plain")
+            assert self.transport is not None
+            self.transport.write(reply)
+
+
+def replies(hosts: int, pages: int, port: int) -> dict[str, bytes]:
+    """Every path's full response (the pages' links to the next host use host 0's)."""
+    out = {"/robots.txt": _response("200 OK", b"User-agent: *\nAllow: /\n", "text/plain")}
+    for i in range(pages):
+        body, ctype = page(i, 0, hosts, pages, port)
+        out["/" if i == 0 else f"/p/{i}.html"] = _response("200 OK", body, ctype)
+    return out
+
+
+async def serve(port: int, hosts: int, pages: int, logfile: Path) -> None:
+    """Serve until SIGTERM, then write the request log to ``logfile``."""
+    log: list[tuple[str, str, float]] = []
+    table = replies(hosts, pages, port)
+    loop = asyncio.get_running_loop()
+    servers = [
+        await loop.create_server(lambda: _Site(table, log), f"127.0.0.{h + 1}", port)
+        for h in range(hosts)
+    ]
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    print("ready", flush=True)
+    await stop.wait()
+    for server in servers:
+        server.close()
+    with logfile.open("w") as f:
+        for host, path, at in log:
+            f.write(json.dumps([host, path, at]) + "\n")
+
+
+if __name__ == "__main__":
+    asyncio.run(serve(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])))
