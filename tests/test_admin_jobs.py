@@ -74,3 +74,56 @@ async def _when_done(client: TestClient, kind: str) -> str:  # type: ignore[type
             return text
         await asyncio.sleep(0.1)
     raise AssertionError(text)
+
+
+@ON_SESSION_LOOP
+async def test_simultaneous_runs_start_one_child(tmp_path: Path, free_port: int) -> None:
+    """Ten POSTs at once (a double click, several admins): one child starts, the others
+    are refused with 409 while it is being started."""
+    write_frontier(tmp_path / "crawl")
+    app = make_client_app(tmp_path / "crawl", f"http://127.0.0.1:{free_port}/solr")
+    app[JOBS] = Jobs([sys.executable, "-c", FAKE_REINDEX], dict(os.environ))  # type: ignore[index]
+    client = TestClient(TestServer(app, host="127.0.0.1"))  # type: ignore[arg-type]
+    await client.start_server()
+    try:
+        csrf = await log_in(client)
+        answers = await asyncio.gather(
+            *(
+                client.post(f"/admin/reindex/{kind}", data={"csrf": csrf}, allow_redirects=False)
+                for kind in ("run", "plan") * 5
+            )
+        )
+        statuses = sorted(a.status for a in answers)
+        assert statuses == [303] + [409] * 9, statuses
+        assert app[JOBS]._procs and len(app[JOBS]._procs) == 1  # type: ignore[index]
+    finally:
+        await client.close()
+
+
+@ON_SESSION_LOOP
+async def test_a_reindex_started_elsewhere_shows_and_blocks_the_buttons(
+    tmp_path: Path, free_port: int
+) -> None:
+    """A reindex run by the nightly timer or a shell (its run open, its progress fresh in
+    the crawl state): the page shows its progress, offers no button and refuses a start."""
+    import time
+
+    from indexer.crawl.frontier import Frontier
+    from indexer.crawl.frontier.progress import Progress
+
+    write_frontier(tmp_path / "crawl")
+    with Frontier(tmp_path / "crawl") as frontier:
+        run = frontier.start_run(False)
+        frontier.progress.write(Progress(run, "reindex", time.time(), fetched=7, queued=3))
+    app = make_client_app(tmp_path / "crawl", f"http://127.0.0.1:{free_port}/solr")
+    app[JOBS] = Jobs([sys.executable, "-c", FAKE_REINDEX], dict(os.environ))  # type: ignore[index]
+    client = TestClient(TestServer(app, host="127.0.0.1"))  # type: ignore[arg-type]
+    await client.start_server()
+    try:
+        csrf = await log_in(client)
+        page = await (await client.get("/admin/reindex")).text()
+        assert "started outside this page" in page and "run-reindex" not in page, page
+        resp = await client.post("/admin/reindex/run", data={"csrf": csrf}, allow_redirects=False)
+        assert resp.status == 409 and app[JOBS].running is None  # type: ignore[index]
+    finally:
+        await client.close()

@@ -167,3 +167,16 @@ async def test_the_route_tests_cover_every_admin_route(client: TestClient[Any, A
     }
     tested = {("GET", r.split("?")[0]) for r in GET_ROUTES} | {("POST", r) for r in POST_ROUTES}
     assert registered == tested
+
+
+async def test_printed_values_lose_bidi_and_control_characters() -> None:
+    """Crawled text on the admin pages shows as the search page shows it: no bidi
+    override (``evil`` must not read ``live``), no C0 control; markup still escaped."""
+    from indexer.web.admin.render import environment
+
+    page = (
+        environment()
+        .from_string("<p>{{ title }}</p>")
+        .render(title="\u202eevil\u202c gnp.exe \u2066x\u2069 <b>\x00\x1b</b>\tend")
+    )
+    assert page == "<p>evil gnp.exe x &lt;b&gt;&lt;/b&gt;\tend</p>", page

@@ -111,6 +111,7 @@ class Jobs:
         self.last: dict[str, Job] = {}
         self._procs: dict[int, asyncio.subprocess.Process] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._starting = False  # a start awaiting its child: a second one must not pass
 
     @property
     def running(self) -> Job | None:
@@ -119,17 +120,20 @@ class Jobs:
 
     async def start(self, kind: str) -> Job | None:
         """Start a ``plan`` or ``run`` job; None when one is running already."""
-        if self.running is not None:
+        if self.running is not None or self._starting:
             return None
-        args = ["--dry-run"] if kind == "plan" else []
-        proc = await asyncio.create_subprocess_exec(
-            *self._argv,
-            *args,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=self._env,
-        )
+        self._starting = True
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self._argv,
+                *(["--dry-run"] if kind == "plan" else []),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=self._env,
+            )
+        finally:
+            self._starting = False
         job = Job(kind, pid=proc.pid)
         self.last[kind] = job
         self._procs[proc.pid] = proc

@@ -12,13 +12,14 @@ runs).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from aiohttp import web
 
 from indexer.web.admin.auth import see_other
 from indexer.web.admin.context import ADMIN, page
 from indexer.web.admin.jobs import PLAN_SHOWN, Jobs
-from indexer.web.admin.state import overview
+from indexer.web.admin.state import RunRow, overview
 
 JOBS = web.AppKey("admin_jobs", Jobs)
 #: What exit 3 means, and who should look (README, "Nightly jobs").
@@ -46,7 +47,7 @@ async def reindex_view(request: web.Request) -> web.Response:
     jobs = request.app.get(JOBS)
     running = jobs.running if jobs is not None else None
     state = await asyncio.to_thread(overview, request.app[ADMIN].data_dir)
-    live = next((r for r in state.runs if r.running and r.kind == "reindex"), None)
+    live = _live_reindex(state.runs)
     last = jobs.last if jobs is not None else {}
     return page(
         request,
@@ -62,11 +63,18 @@ async def reindex_view(request: web.Request) -> web.Response:
     )
 
 
+def _live_reindex(runs: Sequence[RunRow]) -> RunRow | None:
+    """A reindex running now with fresh progress, whoever started it (this page, the
+    nightly timer, a shell)."""
+    return next((r for r in runs if r.live and r.kind == "reindex"), None)
+
+
 async def _start(request: web.Request, kind: str) -> web.StreamResponse:
     jobs = request.app.get(JOBS)
     if jobs is None:
         raise web.HTTPNotFound(text="no data directory: nothing to reindex")
-    if await jobs.start(kind) is None:
+    state = await asyncio.to_thread(overview, request.app[ADMIN].data_dir)
+    if _live_reindex(state.runs) is not None or await jobs.start(kind) is None:
         raise web.HTTPConflict(text="a reindex job is running already")
     return see_other("/admin/reindex")
 

@@ -3,12 +3,15 @@ and the filters the templates share (times, durations)."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 import jinja2
+import markupsafe
 from aiohttp import web
 
+from indexer.solr.snippets import without_bidi
 from indexer.web.admin.auth import SESSIONS, current
 
 
@@ -20,10 +23,24 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=printable,
     )
     env.filters["when"] = when
     env.filters["ago"] = ago
     return env
+
+
+#: C0 controls other than tab and line breaks, and DEL (not allowed in HTML text).
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def printable(value: Any) -> Any:
+    """Every value a template prints: crawled text without bidirectional controls (as the
+    search page shows it, :func:`indexer.solr.snippets.without_bidi`) or C0 controls;
+    markup the code built passes as it is."""
+    if isinstance(value, str) and not isinstance(value, markupsafe.Markup):
+        return _CONTROLS.sub("", without_bidi(value))
+    return value
 
 
 def when(epoch: float | None) -> str:
