@@ -81,10 +81,16 @@ class TikaDocuments:
             except DocumentError as exc:
                 return exc
             except TikaServiceError as exc:
-                if exc.kind == "gone" and attempt == 1 and generation != self._generation:
+                if exc.kind == "gone" and attempt == 1 and self._replaced_since(generation):
                     continue  # another document's timeout replaced the JVM under us
                 return self._failed(job, exc, generation)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _replaced_since(self, generation: int) -> bool:
+        """Whether the JVM of ``generation`` was replaced (waiting for a replacement under
+        way: its stop is what dropped this document's connection)."""
+        with self._lock:
+            return generation != self._generation
 
     def _failed(self, job: Job, exc: TikaServiceError, generation: int) -> DocumentError:
         """Replace the JVM that failed on ``job``; the outcome the document ends as."""
