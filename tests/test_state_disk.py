@@ -39,9 +39,9 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", str(mount)], check=False)
 
 
-def _grow(mount: Path) -> None:
-    """Free space: the same tmpfs, remounted eight times larger."""
-    subprocess.run(["mount", "-o", "remount,size=8m", str(mount)], check=True)
+def _grow(mount: Path, size: str = "8m") -> None:
+    """Free space: the same tmpfs, remounted larger (eight times by default)."""
+    subprocess.run(["mount", "-o", f"remount,size={size}", str(mount)], check=True)
 
 
 def _indexer(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -121,6 +121,7 @@ def test_full_data_disk_during_a_solr_crawl_loses_nothing(
 ) -> None:
     base, core = solr_core
     data = small_disk / "data"
+    _grow(small_disk, "512k")  # the frontier's tables and the outbox fit; the documents not
     pages = [f"/doc/{i}" for i in range(40)]
     text = "Every document of this site is long enough to fill a small disk quickly. " * 120
     common = ["--solr", base, "--core", core, *_fast(data)]
@@ -140,3 +141,26 @@ def test_full_data_disk_during_a_solr_crawl_loses_nothing(
         f"{base}/{core}/select", params={"q": "*:*", "rows": 0}, timeout=30
     ).json()["response"]["numFound"]
     assert found == 1 + len(pages)
+
+
+@pytest.mark.solr
+def test_a_crawl_the_full_disk_stopped_at_its_start_is_not_resumed_as_empty(
+    small_disk: Path, tmp_path: Path, solr_core: tuple[str, str]
+) -> None:
+    """The disk fills before the first crawl stored its seeds (its outbox cannot be
+    created): ``--resume`` is refused with one line that says to give them, never an empty
+    crawl that exits 0; given again, the seeds crawl."""
+    base, core = solr_core
+    data = small_disk / "data"
+    common = ["--solr", base, "--core", core, *_fast(data)]
+    with FaultServer() as srv:
+        srv.route("/", Reply(body=html("Home", "The documents.")))
+        srv.route("/robots.txt", Reply(status=404, body="no"))
+        first = _indexer(tmp_path, "crawl", srv.url("/"), *common)
+        assert not (data / "outbox.sqlite3").exists(), "the disk filled later than meant"
+        assert first.returncode == 1 and "full" in first.stderr, first.stderr
+        _grow(small_disk)
+        again = _indexer(tmp_path, "crawl", "--resume", *common)
+        assert again.returncode == 2, again.stderr
+        assert "nothing to resume" in again.stderr and len(again.stderr.splitlines()) == 1
+        assert _indexer(tmp_path, "crawl", srv.url("/"), *common).returncode == 0

@@ -127,7 +127,10 @@ def run(args: argparse.Namespace) -> int:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
-        if settings.crawl.seeds and not (settings.crawl.resume and load_scope(frontier)):
+        stored = load_scope(frontier)
+        if settings.crawl.resume and not (settings.crawl.seeds or stored or frontier.known_hosts()):
+            raise ConfigError("crawl.resume", _NOTHING.format(frontier.data_dir.root))
+        if settings.crawl.seeds and not (settings.crawl.resume and stored):
             save_scope(frontier, scope_of(settings.crawl))  # reindex jobs keep to it
         display = ProgressDisplay(enabled=not args.quiet)
         options = CrawlOptions(
@@ -186,3 +189,8 @@ def _report(stats: RunStats, args: argparse.Namespace, interrupted: bool) -> Non
             print("interrupted: run the same command with --resume to continue", file=sys.stderr)
     if args.summary_json:
         args.summary_json.write_text(json.dumps(summary, ensure_ascii=False, indent=2), "utf-8")
+
+
+#: ``--resume`` of a data directory whose first crawl stopped before it stored its seeds
+#: (a full disk at its start): refused, never an empty crawl that exits 0.
+_NOTHING = "nothing to resume in {}: the first crawl stopped before it stored its seeds; give them"
