@@ -8,6 +8,7 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -36,10 +37,7 @@ async def test_plan_refusal_one_job_at_a_time_and_stop_by_pid(
     tmp_path: Path, free_port: int
 ) -> None:
     write_frontier(tmp_path / "crawl")
-    app = make_client_app(tmp_path / "crawl", f"http://127.0.0.1:{free_port}/solr")
-    app[JOBS] = Jobs([sys.executable, "-c", FAKE_REINDEX], dict(os.environ))  # type: ignore[index]
-    client = TestClient(TestServer(app, host="127.0.0.1"))  # type: ignore[arg-type]
-    await client.start_server()
+    app, client = await _served(tmp_path, free_port)
     try:
         csrf = await log_in(client)
         resp = await client.post("/admin/reindex/plan", data={"csrf": csrf}, allow_redirects=False)
@@ -67,6 +65,15 @@ async def test_plan_refusal_one_job_at_a_time_and_stop_by_pid(
         os.kill(pid, 0)
 
 
+async def _served(tmp_path: Path, free_port: int) -> tuple[Any, TestClient]:  # type: ignore[type-arg]
+    """The admin app on ``tmp_path / "crawl"`` with the fake reindex child, started."""
+    app = make_client_app(tmp_path / "crawl", f"http://127.0.0.1:{free_port}/solr")
+    app[JOBS] = Jobs([sys.executable, "-c", FAKE_REINDEX], dict(os.environ))  # type: ignore[index]
+    client = TestClient(TestServer(app, host="127.0.0.1"))  # type: ignore[arg-type]
+    await client.start_server()
+    return app, client
+
+
 async def _when_done(client: TestClient, kind: str) -> str:  # type: ignore[type-arg]
     for _ in range(100):
         text = await (await client.get("/admin/reindex")).text()
@@ -81,10 +88,7 @@ async def test_simultaneous_runs_start_one_child(tmp_path: Path, free_port: int)
     """Ten POSTs at once (a double click, several admins): one child starts, the others
     are refused with 409 while it is being started."""
     write_frontier(tmp_path / "crawl")
-    app = make_client_app(tmp_path / "crawl", f"http://127.0.0.1:{free_port}/solr")
-    app[JOBS] = Jobs([sys.executable, "-c", FAKE_REINDEX], dict(os.environ))  # type: ignore[index]
-    client = TestClient(TestServer(app, host="127.0.0.1"))  # type: ignore[arg-type]
-    await client.start_server()
+    app, client = await _served(tmp_path, free_port)
     try:
         csrf = await log_in(client)
         answers = await asyncio.gather(
@@ -115,10 +119,7 @@ async def test_a_reindex_started_elsewhere_shows_and_blocks_the_buttons(
     with Frontier(tmp_path / "crawl") as frontier:
         run = frontier.start_run(False)
         frontier.progress.write(Progress(run, "reindex", time.time(), fetched=7, queued=3))
-    app = make_client_app(tmp_path / "crawl", f"http://127.0.0.1:{free_port}/solr")
-    app[JOBS] = Jobs([sys.executable, "-c", FAKE_REINDEX], dict(os.environ))  # type: ignore[index]
-    client = TestClient(TestServer(app, host="127.0.0.1"))  # type: ignore[arg-type]
-    await client.start_server()
+    app, client = await _served(tmp_path, free_port)
     try:
         csrf = await log_in(client)
         page = await (await client.get("/admin/reindex")).text()
