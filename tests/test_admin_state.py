@@ -126,9 +126,12 @@ async def test_the_table_shows_fifty_a_page_and_the_csv_all(
     assert last.count('<td class="outcome">indexed</td>') == 122 - 2 * PAGE_SIZE
     wild = await big.get("/admin/urls?page=abc")
     assert wild.status == 200
+    nul = await (await big.get("/admin/urls?q=%00%1b")).text()
+    assert "\x00" not in nul and "\x1b" not in nul
     resp = await big.get("/admin/urls.csv?outcome=indexed")
     assert resp.headers["Content-Type"].startswith("text/csv")
     assert "attachment" in resp.headers["Content-Disposition"]
+    assert resp.headers["Cache-Control"] == "no-store"  # the outcome list stays off caches
     body = (await resp.read()).decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0] == ["url", "host", "outcome", "reason", "last_fetched"]

@@ -25,7 +25,7 @@ from indexer.settings import describe
 from indexer.web.admin import auth, reindex_page
 from indexer.web.admin.context import ADMIN, ENV, AdminContext, page
 from indexer.web.admin.jobs import Jobs, reindex_command
-from indexer.web.admin.render import environment
+from indexer.web.admin.render import environment, printable
 from indexer.web.admin.solr_state import solr_state, stored_document
 from indexer.web.admin.state import doc_state, overview, url_batch, url_page
 
@@ -105,9 +105,10 @@ async def dashboard(request: web.Request) -> web.Response:
 
 
 def url_filter(request: web.Request) -> UrlFilter:
-    """The outcome table's filter from the query string (each bounded to 1,000 chars)."""
+    """The outcome table's filter from the query string (each bounded to 1,000 chars, C0
+    controls left out as on the search page)."""
     outcome, host, text = (
-        request.query.get(k, "")[:1000].strip() for k in ("outcome", "host", "q")
+        printable(request.query.get(k, "")[:1000]).strip() for k in ("outcome", "host", "q")
     )
     return UrlFilter(outcome, host, text)
 
@@ -158,7 +159,9 @@ async def urls_csv(request: web.Request) -> web.StreamResponse:
         batch = await asyncio.to_thread(url_batch, ctx.data_dir, flt, "", CSV_BATCH)
     except StateError as exc:
         raise web.HTTPNotFound(text=str(exc)) from None
-    response = web.StreamResponse(headers={"Content-Type": "text/csv; charset=utf-8"})
+    response = web.StreamResponse(
+        headers={"Content-Type": "text/csv; charset=utf-8", "Cache-Control": "no-store"}
+    )
     response.headers["Content-Disposition"] = 'attachment; filename="outcomes.csv"'
     await response.prepare(request)
     await response.write(
