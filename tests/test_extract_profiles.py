@@ -172,3 +172,19 @@ def test_a_section_whose_id_is_its_headings_slug_is_not_furniture() -> None:
     page = f"<html><head><title>Team work</title></head><body><div>{sections}</div></body></html>"
     text = extract(page, URL, profile="precision").text
     assert all(f"Section {n} explains" in text for n in range(3))
+
+
+@pytest.mark.parametrize("heading", ["索引", "目次", "用語集"])
+@pytest.mark.parametrize("wrapper", ["main", "div"])
+def test_a_short_japanese_heading_anchors_its_link_index(heading: str, wrapper: str) -> None:
+    """An index page whose heading is two or three kanji (a whole Japanese heading) keeps
+    its entries in both profiles, inside <main> or not."""
+    items = "".join(f'<li><a href="/t{i}.html">項目{i}の説明ページ</a></li>' for i in range(30))
+    html = (
+        f"<html><head><title>{heading} - 社内手順書</title></head><body>"
+        '<nav><a href="/">ホーム</a> <a href="/about">概要</a></nav>'
+        f"<{wrapper}><h1>{heading}</h1><ul>{items}</ul></{wrapper}></body></html>"
+    )
+    for profile in ("search", "precision"):
+        text = extract(html, "http://127.0.0.1/index.html", profile=profile).text
+        assert "項目0の説明ページ" in text and "項目29の説明ページ" in text, (profile, text)

@@ -53,18 +53,24 @@ def title_anchor(seg: Segmentation, title: str) -> int | None:
     its length (a section heading "Videos" does not anchor "Embedded videos test").
     """
     wanted = _norm(title)
-    if len(wanted) < _MIN_TITLE:
+    if _length(wanted) < _MIN_TITLE:
         return None
     parts = {_norm(part) for part in title_parts(title)}
     for index, block in enumerate(seg.blocks):
         if not block.heading or block.link_density > MOSTLY_LINKS:
             continue
         text = _norm(block.text)
-        if len(text) < _MIN_TITLE:
+        if _length(text) < _MIN_TITLE:
             continue
         if wanted in text or text in parts or (text in wanted and 2 * len(text) >= len(wanted)):
             return index
     return None
+
+
+def _length(text: str) -> int:
+    """Length for :data:`_MIN_TITLE`, a CJK character counted as three (a word's worth:
+    索引, 目次, 概要 are whole headings)."""
+    return sum(3 if ord(char) >= 0x2E80 else 1 for char in text)
 
 
 def _value(indexes: Sequence[int], values: Sequence[float]) -> float:
