@@ -66,6 +66,25 @@ def test_clean_title_drops_the_parts_the_host_repeats() -> None:
     assert clean_title("さくら 社内ポータル - 休暇", None, repeated) == "さくら 社内ポータル - 休暇"
 
 
+@pytest.mark.parametrize(("open_", "close"), [("【", "】"), ("（", "）"), ("[", "]"), ("《", "》")])
+def test_a_bracketed_site_name_is_a_part_of_its_own(open_: str, close: str) -> None:
+    """``規程集【総務ポータル】``: the bracketed group at either end is dropped as the
+    site's when the host repeats it or it is og:site_name; a bracket that is the whole
+    title, or one the host does not repeat, stays."""
+    site = f"{open_}総務ポータル{close}"
+    titles = [f"休暇の申請方法{site}", f"社員食堂 {site}", f"{site}規程集"]
+    last = set(affix_keys(titles[0])) & set(affix_keys(titles[1]))
+    assert len(last) == 1
+    assert clean_title(titles[0], None, last) == "休暇の申請方法"
+    assert clean_title(titles[1], None, last) == "社員食堂"
+    assert clean_title(titles[2], "総務ポータル") == "規程集"
+    assert (
+        clean_title(f"会議室予約{open_}2024年度{close}", None, last)
+        == f"会議室予約{open_}2024年度{close}"
+    )
+    assert clean_title(site, None, last) == site
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [

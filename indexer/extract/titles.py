@@ -23,8 +23,16 @@ from collections.abc import Collection
 _SEPARATORS = re.compile(r"\s+[|\-–—:：»«/／·・]\s+|\s*[｜|]+\s*|\s*[：]\s*|\s+::\s+")
 
 
+# A bracketed part at a title's start or end: "【総務ポータル】規程集", "規程集（総務部）".
+_OPEN, _CLOSE = "【［〔《（([", "】］〕》）)]"
+_O, _C = re.escape(_OPEN), re.escape(_CLOSE)
+_BRACKETED_END = re.compile(rf"^(.*?\S)(\s*)([{_O}][^{_O}{_C}]+[{_C}])$")
+_BRACKETED_START = re.compile(rf"^([{_O}][^{_O}{_C}]+[{_C}])(\s*)(\S.*)$")
+
+
 def _parts(raw: str) -> list[str]:
-    """``raw`` split into parts and separators, alternating (parts at even indexes)."""
+    """``raw`` split into parts and separators, alternating (parts at even indexes); a
+    bracketed group opening or closing the title is a part of its own."""
     pieces: list[str] = []
     position = 0
     for match in _SEPARATORS.finditer(raw):
@@ -33,6 +41,10 @@ def _parts(raw: str) -> list[str]:
         pieces += [raw[position : match.start()], match.group()]
         position = match.end()
     pieces.append(raw[position:])
+    if start := _BRACKETED_START.match(pieces[0]):
+        pieces[:1] = list(start.groups())
+    if end := _BRACKETED_END.match(pieces[-1]):
+        pieces[-1:] = list(end.groups())
     return pieces
 
 
@@ -61,7 +73,7 @@ def affix_keys(raw: str) -> list[str]:
 
 
 def _is_site(part: str, end: str, site_name: str | None, affixes: Collection[str]) -> bool:
-    if site_name and _normalized(part) == _normalized(site_name):
+    if site_name and _normalized(part.strip(_OPEN + _CLOSE)) == _normalized(site_name):
         return True
     return affix_key(part, end) in affixes
 
