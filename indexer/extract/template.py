@@ -38,25 +38,15 @@ from indexer.extract.segment import Block, Segmentation
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
-_LETTERS = re.compile(r"[^\W\d_]")
-#: Letters a block needs besides its digits for its digit runs to be compared as one.
-_WORDY = 6
 # Keys of one page taken into the statistics at most (a page of 50,000 table cells).
 _MAX_PAGE_KEYS = 5000
 
 
 def normalized(text: str) -> str:
-    """Text as compared across pages: NFKC, lower case, spaces collapsed, and digit runs as
-    ``0`` when words carry the block (at least :data:`_WORDY` letters, and twice as many
-    letters as digits: "Page 3 of 9", "Last updated on 4 April 2024" match their other
-    pages' versions). A block whose identity is its numbers (``価格：260円``, ``型番：
-    ST-1037``, ``120×45×60mm``, a date, a table cell) keeps them: a catalogue's pages
-    differ only there, and they are each page's own text."""
-    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
-    letters = len(_LETTERS.findall(_DIGITS.sub("", text)))
-    if letters < _WORDY or 2 * sum(map(len, _DIGITS.findall(text))) > letters:
-        return text
-    return _DIGITS.sub("0", text)
+    """Text as compared across pages: NFKC, lower case, digit runs as ``0``, spaces collapsed
+    (so "© 2024" and "Page 3 of 9" match their other pages' versions)."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return _SPACES.sub(" ", _DIGITS.sub("0", text)).strip()
 
 
 # Trailing DOM path steps a key keeps: enough to tell a menu item from a paragraph with
