@@ -108,13 +108,6 @@ class JvmKiller:
         except psutil.Error:
             return False
 
-    @staticmethod
-    def _listening(jvm: psutil.Process) -> bool:
-        try:
-            return any(c.status == psutil.CONN_LISTEN for c in jvm.net_connections("tcp"))
-        except psutil.Error:
-            return False
-
     def stop(self) -> None:
         self._done.set()
         self._released.set()
