@@ -24,6 +24,7 @@ from indexer.errors import SolrError, SolrRejectedError, StateError
 from indexer.settings import describe
 from indexer.web.admin import auth, reindex_page
 from indexer.web.admin.context import ADMIN, ENV, AdminContext, page
+from indexer.web.admin.job_store import JobStore
 from indexer.web.admin.jobs import Jobs, reindex_command
 from indexer.web.admin.render import environment, printable
 from indexer.web.admin.solr_state import solr_state, stored_document
@@ -53,7 +54,9 @@ def setup_admin(app: web.Application, ctx: AdminContext) -> None:
     app[auth.PASSWORD] = ctx.password
     app.middlewares.append(auth.admin_guard)
     if ctx.loaded is not None and ctx.data_dir is not None:
-        app[reindex_page.JOBS] = Jobs(*reindex_command(ctx.loaded, ctx.config_file))
+        store = JobStore(ctx.data_dir)
+        argv, env = reindex_command(ctx.loaded, ctx.config_file)
+        app[reindex_page.JOBS] = Jobs(argv, env, store.load(), store.save)
         app.on_cleanup.append(reindex_page.stop_jobs)
     r = app.router
     r.add_get("/admin/login", login_form)
