@@ -1,11 +1,13 @@
 """A crawl killed with -9 no longer stays "crawling" on the dashboard (#22 leftover): its
 progress row names the writing process (host, pid, start time); once that process is gone
 the run reads "stopped without closing (process gone)", and ``indexer crawl --resume``
-continues it to its end."""
+continues it to its end; ``indexer report`` says so too."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import io
 import os
 import signal
 import socket
@@ -15,6 +17,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from indexer.cli import main
 from indexer.crawl import owner
 from indexer.crawl.frontier.view import FrontierView
 from indexer.web.admin.state import overview
@@ -82,6 +85,7 @@ async def test_a_killed_crawl_reads_gone_and_resume_continues_it(
         text = await _dashboard(data, free_port)
         assert text.count("stopped without closing (process gone)") == 2, text  # table+box
         assert "<code>indexer crawl --resume</code> continues it" in text
+        assert "stopped without closing (process gone)" in _report(data)
         resumed = start_crawl([*args[:-1], "--delay", "0", "--resume"])
         try:
             _, err = resumed.communicate(timeout=240)
@@ -91,3 +95,11 @@ async def test_a_killed_crawl_reads_gone_and_resume_continues_it(
     assert last_run(data).id == dead.record.id and last_run(data).phase == "finished"
     assert outcomes(data) == {"indexed": PAGES + 1}
     assert "process gone" not in await _dashboard(data, free_port)
+    assert "process gone" not in _report(data) and "finished" in _report(data)
+
+
+def _report(data: Path) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["report", "--data-dir", str(data)]) == 0
+    return out.getvalue()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,3 +65,18 @@ def gone(owner: Owner, proc: Path = _PROC) -> bool | None:
     if not proc.is_dir():
         return None
     return start_ticks(owner.pid, proc) != owner.started
+
+
+def row_gone(row: Sequence[object]) -> bool | None:
+    """:func:`gone` for an owner as a progress row stores it (``[host, pid, start ticks]``);
+    None for a row without one (older versions) or that does not read as one."""
+    if len(row) != 3:
+        return None
+    host, pid, started = row
+    if not isinstance(host, str) or not isinstance(pid, int) or not isinstance(started, int):
+        return None
+    return gone(Owner(host, pid, started))
+
+
+#: What a run whose process is gone is called (the dashboard, ``indexer report``).
+GONE_LABEL = "stopped without closing (process gone)"

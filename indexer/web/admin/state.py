@@ -17,7 +17,7 @@ from indexer.crawl.frontier.history import HistoryEntry
 from indexer.crawl.frontier.progress import INTERVAL, Progress
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
-from indexer.crawl.owner import Owner, gone
+from indexer.crawl.owner import row_gone
 from indexer.errors import StateError
 
 #: A running run's progress older than this many write intervals reads as stale.
@@ -51,7 +51,7 @@ class RunRow:
     def gone(self) -> bool:
         """Not ended by its phase, but the process that wrote it is gone (killed with -9,
         out of memory): it stopped without closing (:mod:`indexer.crawl.owner`)."""
-        return self.running and self.progress is not None and run_gone(self.progress) is True
+        return self.running and self.progress is not None and row_gone(self.progress.owner) is True
 
     @property
     def live(self) -> bool:
@@ -60,18 +60,6 @@ class RunRow:
         p = self.progress
         fresh = p is not None and time.time() - p.updated <= STALE_AFTER
         return self.running and fresh and not self.gone
-
-
-def run_gone(progress: Progress) -> bool | None:
-    """Whether the process that wrote ``progress`` has ended (None: cannot be told, e.g. a
-    row of an older version or written on another host)."""
-    row = progress.owner
-    if len(row) != 3:
-        return None
-    host, pid, started = row
-    if not isinstance(host, str) or not isinstance(pid, int) or not isinstance(started, int):
-        return None
-    return gone(Owner(host, pid, started))
 
 
 @dataclass
