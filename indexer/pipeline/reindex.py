@@ -117,7 +117,9 @@ async def reindex(
     job: ReindexJob | None = None,
     client: SolrClient | None = None,
 ) -> ReindexResult:
-    """Run one reindex job over ``settings.crawl.data_dir``.
+    """Run one reindex job over ``settings.crawl.data_dir``; a Solr that cannot be asked
+    for its ids before the recrawl (down, a 503) ends a recorded run ``failed`` (exit 1,
+    Solr's answer as the reason), nothing fetched or deleted.
 
     Args:
         settings: validated settings (``crawl``, ``fetch``, ``solr``, ``reindex``).
@@ -132,10 +134,6 @@ async def reindex(
         StateError: ``crawl.data_dir`` holds no crawl state, or a broken state file.
         ConfigError: a scope setting differs from the stored scope without ``rescope``.
         CrawlLockedError: another crawl uses the data directory.
-
-    A Solr that cannot be asked for its ids before the recrawl (down, a 503) does not
-    raise: the run is recorded ``failed`` with Solr's answer as its reason (exit 1) and
-    nothing is fetched or deleted.
     """
     job = _effective(job, force, dry_run)
     data_dir = settings.crawl.data_dir
