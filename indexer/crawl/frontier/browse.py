@@ -6,9 +6,10 @@ lists as its state (``queued`` or ``fetching``), as in ``indexer report``.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+from indexer.crawl.frontier.sql import Connection
 
 _OUTCOME = "CASE WHEN state='done' THEN outcome ELSE state END"
 
@@ -69,7 +70,7 @@ class UrlBrowser:
         db: an open connection (read-only is enough).
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     def count(self, flt: UrlFilter) -> int:
