@@ -15,13 +15,17 @@ import itertools
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import psycopg
 import pytest
 
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.postgres.schema import NAMESPACE
 from indexer.crawl.frontier.postgres.store import PgFrontier
+from indexer.crawl.frontier.view import FrontierView
 from tests.pgcluster import Cluster, pg_bindir, start_cluster
 
 OpenFrontier = Callable[..., Frontier]
@@ -77,3 +81,29 @@ def read_elsewhere(frontier: Frontier, sql: str, params: tuple[object, ...] = ()
             return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
     with contextlib.closing(sqlite3.connect(frontier.data_dir.frontier)) as db:
         return list(db.execute(sql, params).fetchall())
+
+
+@dataclass(frozen=True)
+class FrontierCli:
+    """The command-line side of one frontier backend.
+
+    Attributes:
+        flags: what to add to ``indexer crawl|reindex|delete|report`` (``--frontier URL``).
+        url: ``frontier.url`` ('' for SQLite).
+    """
+
+    flags: tuple[str, ...]
+    url: str
+
+    def view(self, data_dir: Path) -> FrontierView:
+        """The read-only view ``indexer report`` opens."""
+        return open_view(data_dir, self.url)
+
+
+@pytest.fixture
+def frontier_cli(frontier_kind: str, request: pytest.FixtureRequest) -> FrontierCli:
+    """:class:`FrontierCli` of ``frontier_kind`` (one new database for ``postgres``)."""
+    if frontier_kind == "sqlite":
+        return FrontierCli((), "")
+    url: str = request.getfixturevalue("pg_url")
+    return FrontierCli(("--frontier", url), url)

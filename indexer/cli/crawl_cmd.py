@@ -21,7 +21,7 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.cli.progress import ProgressDisplay
-from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
@@ -123,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
             "--out", f"{args.out} exists: --resume continues it, --overwrite replaces it"
         )
     use_solr = args.out is None or args.solr is not None
-    with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
+    with open_frontier(
+        settings.crawl.data_dir, settings.frontier.url, create=not settings.crawl.resume
+    ) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
