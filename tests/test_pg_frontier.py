@@ -76,17 +76,21 @@ def test_missing_foreign_newer_and_unreachable_are_one_line_naming_the_url(
         assert "\n" not in message
 
 
-def test_two_processes_never_claim_the_same_url(pg_url: str, tmp_path: Path) -> None:
-    urls = [(f"http://h{i % 3}/p{i}", f"h{i % 3}", i % 4) for i in range(300)]
+def test_two_processes_never_claim_the_same_url_nor_share_a_host(
+    pg_url: str, tmp_path: Path
+) -> None:
+    urls = [(f"http://h{i % 6}/p{i}", f"h{i % 6}", i % 4) for i in range(300)]
     with PgFrontier(pg_url, tmp_path / "a") as first:
         first.start_run(resume=False)
         first.add(urls)
     claimed: dict[str, list[str]] = {"a": [], "b": []}
+    start = threading.Barrier(2)
 
     def drain(name: str) -> None:
         with PgFrontier(pg_url, tmp_path / name) as f:
             f.start_run(resume=True)  # joins the open run
-            for host in ("h0", "h1", "h2") * 200:
+            start.wait()
+            for host in [f"h{i}" for i in range(6)] * 100:
                 got = f.claim(host, time.time())
                 if got is not None:
                     claimed[name].append(got.url)
@@ -99,7 +103,52 @@ def test_two_processes_never_claim_the_same_url(pg_url: str, tmp_path: Path) -> 
         t.join(60)
     both = claimed["a"] + claimed["b"]
     assert len(both) == len(set(both)) == 300, "each URL claimed once"
-    assert claimed["a"] and claimed["b"], "both took part"
+    hosts = {name: {u.split("/")[2] for u in got} for name, got in claimed.items()}
+    assert not hosts["a"] & hosts["b"], "a host is crawled by the holder of its lease only"
+
+
+def test_a_killed_holder_loses_its_hosts_at_expiry_and_the_gap_is_kept(
+    pg_url: str, tmp_path: Path
+) -> None:
+    now = time.time()
+    killed = PgFrontier(pg_url, tmp_path / "a", lease_seconds=1.0, delay=0.5)
+    killed.start_run(resume=False)
+    killed.add([("http://h/0", "h", 0), ("http://h/1", "h", 1)])
+    in_flight = killed.claim("h", now)
+    assert in_flight is not None and in_flight.url == "http://h/0"
+    killed._db.close()  # as kill -9: no release, no renewal
+    killed.data_dir.unlock()
+    with PgFrontier(pg_url, tmp_path / "b", lease_seconds=1.0, delay=0.5) as other:
+        assert other.start_run(resume=True) == 1
+        assert other.claim("h", time.time()) is None, "the lease is still held"
+        due = other.next_due("h")
+        assert due is not None and due <= now + 1.0 + 0.1, "asked again at its expiry"
+        while time.time() < now + 1.05:
+            time.sleep(0.05)
+        taken = []
+        while (got := other.claim("h", time.time())) is not None or len(taken) < 2:
+            if got is not None:
+                taken.append(got.url)
+                other.finish(got.url, "indexed", reached=True)
+            assert time.time() < now + 10
+            time.sleep(0.01)
+        assert taken[0] == "http://h/0", "the page in flight is fetched again first"
+        assert sorted(taken) == ["http://h/0", "http://h/1"]
+        gaps = read_elsewhere(other, "SELECT next_allowed_at FROM host_leases")
+        assert gaps and gaps[0][0] >= now + 1.0 + 0.5, "each claim moves the host's gap"
+
+
+def test_a_host_taken_over_keeps_the_gap_of_its_last_request(pg_url: str, tmp_path: Path) -> None:
+    with PgFrontier(pg_url, tmp_path / "a", delay=2.0) as first:
+        first.start_run(resume=False)
+        first.add([("http://h/0", "h", 0), ("http://h/1", "h", 1)])
+        at = time.time()
+        assert first.claim("h", at) is not None
+    with PgFrontier(pg_url, tmp_path / "b", delay=2.0) as second:
+        second.start_run(resume=True)
+        assert second.claim("h", at + 1.0) is None, "2 s after the last start, not 1"
+        assert second.next_due("h") == at + 2.0
+        assert second.claim("h", at + 2.0) is not None
 
 
 def test_frontier_url_must_be_postgresql() -> None:

@@ -123,9 +123,7 @@ def run(args: argparse.Namespace) -> int:
             "--out", f"{args.out} exists: --resume continues it, --overwrite replaces it"
         )
     use_solr = args.out is None or args.solr is not None
-    with open_frontier(
-        settings.crawl.data_dir, settings.frontier.url, create=not settings.crawl.resume
-    ) as frontier:
+    with open_frontier(settings, create=not settings.crawl.resume) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)

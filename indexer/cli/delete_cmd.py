@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     outlinks; ``indexer crawl`` naming it as a seed lifts the tombstone.
     """
     settings = load_from_args(args, solr_flags(args)).settings
-    with open_frontier(settings.crawl.data_dir, settings.frontier.url, create=False) as frontier:
+    with open_frontier(settings, create=False) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         outbox = Outbox(frontier.data_dir.outbox)
         try:

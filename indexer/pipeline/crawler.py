@@ -328,9 +328,7 @@ async def run_crawl(
     options = CrawlOptions(out=out, use_solr=use_solr, on_progress=on_progress)
     if stop is not None:
         options.stop = stop
-    with open_frontier(
-        settings.crawl.data_dir, settings.frontier.url, create=not settings.crawl.resume
-    ) as frontier:
+    with open_frontier(settings, create=not settings.crawl.resume) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)

@@ -136,7 +136,7 @@ async def reindex(
     job = _effective(job, force, dry_run)
     data_dir = settings.crawl.data_dir
     solr = client or SolrWriter(settings.solr)
-    with open_frontier(data_dir, settings.frontier.url, create=False) as frontier:
+    with open_frontier(settings, create=False) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         stored = load_scope(frontier)
         plan = plan_scope(

@@ -149,7 +149,7 @@ async def repair(settings: Settings) -> ResendResult:
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
-    with open_frontier(settings.crawl.data_dir, settings.frontier.url, create=False) as frontier:
+    with open_frontier(settings, create=False) as frontier:
         broken: Path | None = None
         reason = ""
         try:

@@ -12,21 +12,25 @@ from pathlib import Path
 
 from indexer.crawl.frontier.store import Frontier
 from indexer.crawl.frontier.view import FrontierView
+from indexer.settings import Settings
 
 
-def open_frontier(data_dir: Path, url: str = "", *, create: bool = True) -> Frontier:
-    """The frontier of ``url`` (``frontier.url``; empty: SQLite in ``data_dir``).
+def open_frontier(settings: Settings, *, create: bool = True) -> Frontier:
+    """The frontier ``settings`` name: ``frontier.url`` (empty: SQLite in ``crawl.data_dir``),
+    with ``frontier.lease_seconds`` and ``fetch.delay`` for the host leases.
 
     Raises:
         CrawlLockedError: another process holds the lock on ``data_dir``.
         StateError: as :class:`Frontier` / :class:`PgFrontier` (missing and not ``create``,
             broken, foreign, newer, or the database cannot be reached).
     """
+    data_dir, url = settings.crawl.data_dir, settings.frontier.url
     if not url:
         return Frontier(data_dir, create=create)
     from indexer.crawl.frontier.postgres.store import PgFrontier  # psycopg only when asked
 
-    return PgFrontier(url, data_dir, create=create)
+    lease, delay = settings.frontier.lease_seconds, settings.fetch.delay
+    return PgFrontier(url, data_dir, create=create, lease_seconds=lease, delay=delay)
 
 
 def open_view(data_dir: Path, url: str = "") -> FrontierView:

@@ -111,8 +111,19 @@ CREATE TRIGGER url_history_insert AFTER INSERT ON urls
     EXECUTE FUNCTION url_history_add();
 """
 
+#: Version 2: host leases (:mod:`indexer.crawl.frontier.postgres.leases`).
+_V2 = """
+CREATE TABLE host_leases (
+    host TEXT COLLATE "C" PRIMARY KEY,
+    owner TEXT,
+    expires_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+    next_allowed_at DOUBLE PRECISION NOT NULL DEFAULT 0
+);
+CREATE INDEX host_leases_owner ON host_leases (owner);
+"""
+
 #: ``{version: SQL}``: the step that brings the frontier's tables to that version.
-STEPS: dict[int, str] = {1: _V1}
+STEPS: dict[int, str] = {1: _V1, 2: _V2}
 #: The version this code writes.
 VERSION = max(STEPS)
 

@@ -12,12 +12,14 @@ ids, its lock).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.store import Claimed, Frontier
@@ -25,10 +27,17 @@ from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.errors import StateError
 
 _CLAIM = (
-    "UPDATE urls SET state='fetching', fetched_run=:run, updated=:now WHERE url = "
+    "WITH c AS (UPDATE urls SET state='fetching', fetched_run=:run, updated=:now WHERE url = "
     "(SELECT url FROM urls WHERE host=:host AND state='queued' AND run=:run "
     "AND next_fetch<=:now ORDER BY depth LIMIT 1 FOR UPDATE SKIP LOCKED) "
-    "RETURNING url, depth, attempts, etag, last_modified, content_hash, resend"
+    "RETURNING url, depth, attempts, etag, last_modified, content_hash, resend), "
+    "l AS (UPDATE host_leases SET next_allowed_at=GREATEST(next_allowed_at, :next) "
+    "WHERE host=:host AND owner=:me AND EXISTS (SELECT 1 FROM c)) SELECT * FROM c"
+)
+#: A resumed (or joined) run queues again only what no live lease holds.
+_REQUEUE_ORPHANS = (
+    "UPDATE urls SET state='queued' WHERE state='fetching' AND host NOT IN "
+    "(SELECT host FROM host_leases WHERE owner IS NOT NULL AND expires_at >= ?)"
 )
 
 
@@ -47,7 +56,15 @@ class PgFrontier(Frontier):
             or holds a foreign or newer one (one line naming the URL without its password).
     """
 
-    def __init__(self, url: str, data_dir: Path, *, create: bool = True) -> None:
+    def __init__(
+        self,
+        url: str,
+        data_dir: Path,
+        *,
+        create: bool = True,
+        lease_seconds: float = 30.0,
+        delay: float = 0.0,
+    ) -> None:
         self.data_dir = DataDir(data_dir)
         self._db = db = PgConnection(url, NAMESPACE)
         self.url = db.url  # without the password
@@ -60,24 +77,67 @@ class PgFrontier(Frontier):
         self.tombstones = Tombstones(self._db)
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.progress = ProgressStore(self._db)
+        self.leases = HostLeases(db, lease_seconds, delay)
         self.run = 0
+
+    def close(self) -> None:
+        """Give this process's host leases back, close the connection, release the lock."""
+        try:
+            self.leases.release_all()
+        finally:
+            super().close()
+
+    def start_run(self, resume: bool) -> int:
+        """:meth:`Frontier.start_run`; resuming (or joining) the open run queues again only
+        the URLs left ``fetching`` on hosts no live lease holds (another process may be
+        fetching them now)."""
+        row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        if resume and row is not None and row[1] is None:
+            self.run = int(row[0])
+            self._db.execute(_REQUEUE_ORPHANS, (time.time(),))
+            return self.run
+        return super().start_run(resume=False)
 
     def claim(self, host: str, now: float) -> Claimed | None:
         """Take the shallowest due URL of ``host`` queued in this run (see
-        :meth:`Frontier.claim`); a row another process is claiming is skipped, never waited
-        for or taken twice (``FOR UPDATE SKIP LOCKED``)."""
-        row = self._db.execute(_CLAIM, {"run": self.run, "now": now, "host": host}).fetchone()
+        :meth:`Frontier.claim`) when this process holds the host's lease and the host's
+        ``next_allowed_at`` has come (:mod:`.leases`); a row another process is claiming is
+        skipped, never waited for or taken twice (``FOR UPDATE SKIP LOCKED``)."""
+        allowed = self.leases.take(host, now, self.run)
+        if allowed is None or allowed > now:
+            return None
+        params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
+        row = self._db.execute(_CLAIM, params | {"next": self.leases.gap_after(now)}).fetchone()
         if row is None:
             return None
+        self.leases.claimed(host, now)
         return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
-        """Earliest ``next_fetch`` among the host's URLs queued in this run, or None."""
+        """Earliest ``next_fetch`` among the host's URLs queued in this run, or None (the
+        host's lease is then given back); not before the host's lease can be had: its
+        ``next_allowed_at``, or when another process's lease is asked for again."""
+        self.leases.renew_due()
         row = self._db.execute(
             "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued' AND run=?",
             (host, self.run),
         ).fetchone()
-        return None if row[0] is None else float(row[0])
+        if row[0] is None:
+            if not self._fetching(host):
+                self.leases.release(host)
+            return None
+        due = float(row[0])
+        allowed = self.leases.take(host, time.time(), self.run)
+        if allowed is None:
+            return max(due, self.leases.retry_at(host) or due)
+        return max(due, allowed)
+
+    def _fetching(self, host: str) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM urls WHERE host=? AND state='fetching' AND run=? LIMIT 1",
+            (host, self.run),
+        ).fetchone()
+        return row is not None
 
     def copy_to(self, data_dir: Path) -> None:
         """Not available: a dry run's copy is a SQLite file (``reindex --dry-run``).
