@@ -26,6 +26,7 @@ from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.join import join_or_lead
 from indexer.pipeline.phases import abort
 from indexer.pipeline.reconcile import MISSED
 from indexer.report import RunStats, format_summary
@@ -83,6 +84,7 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="continue the stopped crawl in --data-dir",
     )
+    p.add_argument("--join", action="store_true", help="join the crawl running on --frontier")
     p.add_argument(
         "--ignore-noindex",
         dest="obey_noindex",
@@ -113,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
         flags["crawl.seeds"] = tuple(args.seeds)
+    if args.join:
+        flags["crawl.resume"] = True  # a joining process continues the open run
     loaded = load_from_args(args, flags)
     settings = loaded.settings
     if not settings.crawl.seeds and not settings.crawl.resume:
@@ -127,6 +131,7 @@ def run(args: argparse.Namespace) -> int:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
+        join_or_lead(frontier, settings, join=args.join)
         stored = load_scope(frontier)
         if settings.crawl.resume and not (settings.crawl.seeds or stored or frontier.known_hosts()):
             raise ConfigError("crawl.resume", _NOTHING.format(frontier.data_dir.root))

@@ -16,11 +16,13 @@ were in flight are fetched twice).
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from indexer.crawl.frontier.postgres.connection import PgConnection
 
@@ -32,6 +34,13 @@ _TAKE = (
 )
 _REQUEUE = "UPDATE urls SET state='queued' WHERE host=? AND state='fetching' AND run=?"
 _RENEW = "UPDATE host_leases SET expires_at=? WHERE owner=? RETURNING host"
+_OTHERS = (
+    "SELECT COUNT(DISTINCT owner) FROM host_leases WHERE owner IS NOT NULL AND owner != ? "
+    "AND expires_at >= ?"
+)
+_ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
+#: Seconds between two renewals at most (and between two looks at the fair share).
+RENEW_EVERY = 2.0
 
 
 def owner_id() -> str:
@@ -61,7 +70,11 @@ class HostLeases:
         self.delay = delay
         self._held: dict[str, _Held] = {}
         self._foreign: dict[str, float] = {}  # host held by another → when to ask again
+        self._flight: dict[str, str] = {}  # claimed URL → its host, until it ends
         self._renewed = time.monotonic()
+        self.run = 0
+        #: Hosts this process may hold while others crawl too (None: no other process).
+        self.share: int | None = None
 
     def held(self, host: str) -> bool:
         """Whether this process holds ``host``'s lease (as last taken or renewed)."""
@@ -75,6 +88,9 @@ class HostLeases:
         if host in self._held:
             return self._held[host].next_allowed
         if self._foreign.get(host, 0.0) > now:
+            return None
+        if self.share is not None and len(self._held) >= self.share:
+            self._foreign[host] = now + RENEW_EVERY  # our share is full: leave it to others
             return None
         self._db.execute(
             "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING", (host,)
@@ -99,11 +115,16 @@ class HostLeases:
         no gap to keep)."""
         return now + self.delay if self.delay > 0 else 0.0
 
-    def claimed(self, host: str, now: float) -> None:
-        """A URL of ``host`` was claimed at ``now``: the next may start a delay later."""
+    def claimed(self, url: str, host: str, now: float) -> None:
+        """``url`` of ``host`` was claimed at ``now``: the next may start a delay later."""
+        self._flight[url] = host
         held = self._held.get(host)
         if held is not None:
             held.next_allowed = max(held.next_allowed, self.gap_after(now))
+
+    def ended(self, url: str) -> None:
+        """A claimed URL is no longer in flight (finished, queued again or released)."""
+        self._flight.pop(url, None)
 
     def release(self, host: str) -> None:
         """Give ``host``'s lease back (its queue is empty here)."""
@@ -117,16 +138,45 @@ class HostLeases:
         self._db.execute("UPDATE host_leases SET owner=NULL WHERE owner=?", (self.owner,))
         self._held.clear()
 
+    def others_alive(self, now: float) -> bool:
+        """Whether another process holds a lease that has not expired (it still crawls)."""
+        row = self._db.execute(
+            "SELECT 1 FROM host_leases WHERE owner IS NOT NULL AND owner != ? "
+            "AND expires_at >= ? LIMIT 1",
+            (self.owner, now),
+        ).fetchone()
+        return row is not None
+
     def renew_due(self) -> None:
-        """Renew every held lease when a third of :attr:`seconds` has passed since the last
-        renewal; a lease found lost (expired and taken) is dropped."""
-        if time.monotonic() - self._renewed < self.seconds / 3:
+        """Renew every held lease when a third of :attr:`seconds` (at most
+        :data:`RENEW_EVERY`) has passed since the last renewal; a lease found lost (expired
+        and taken) is dropped. Then the fair share is computed again (:meth:`_balance`)."""
+        if time.monotonic() - self._renewed < min(self.seconds / 3, RENEW_EVERY):
             return
         self._renewed = time.monotonic()
         rows = self._db.execute(_RENEW, (time.time() + self.seconds, self.owner)).fetchall()
         kept = {str(r[0]) for r in rows}
         for host in [h for h in self._held if h not in kept]:
             del self._held[host]
+        self._balance(time.time())
+
+    def _balance(self, now: float) -> None:
+        """With other processes crawling, hold at most an equal share of the hosts that have
+        URLs queued or in flight; give back hosts beyond it that have nothing in flight
+        here (their gap stays in the row)."""
+        others = self._count(_OTHERS, (self.owner, now))
+        if not others:
+            self.share = None
+            return
+        hosts = self._count(_ACTIVE_HOSTS, (self.run,))
+        self.share = max(1, math.ceil(hosts / (others + 1)))
+        busy = set(self._flight.values())
+        for host in [h for h in self._held if h not in busy][: len(self._held) - self.share]:
+            self.release(host)
+
+    def _count(self, sql: str, params: tuple[object, ...]) -> int:
+        row: Any = self._db.execute(sql, params).fetchone()
+        return int(row[0])
 
     def _expiry(self, host: str, now: float) -> float:
         row = self._db.execute("SELECT expires_at FROM host_leases WHERE host=?", (host,))

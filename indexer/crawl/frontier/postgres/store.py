@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
@@ -22,6 +22,7 @@ from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
+from indexer.crawl.frontier.runs import CLOSING_PHASES
 from indexer.crawl.frontier.store import Claimed, Frontier
 from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.errors import StateError
@@ -98,11 +99,29 @@ class PgFrontier(Frontier):
             return self.run
         return super().start_run(resume=False)
 
+    def open_run(self) -> int | None:
+        """The number of the last run when it is still open (a crawl runs), else None."""
+        row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None or row[1] is not None else int(row[0])
+
+    def set_phase(self, phase: str, exit_code: int | None = None, reason: str = "") -> None:
+        """:meth:`Frontier.set_phase`; a closing phase is left to the last process of the
+        run: while another process holds a live lease the run stays open."""
+        if phase in CLOSING_PHASES and self.leases.others_alive(time.time()):
+            return
+        super().set_phase(phase, exit_code, reason)
+
+    def finish_run(self) -> None:
+        """:meth:`Frontier.finish_run`, unless another process still crawls the run."""
+        if not self.leases.others_alive(time.time()):
+            super().finish_run()
+
     def claim(self, host: str, now: float) -> Claimed | None:
         """Take the shallowest due URL of ``host`` queued in this run (see
         :meth:`Frontier.claim`) when this process holds the host's lease and the host's
         ``next_allowed_at`` has come (:mod:`.leases`); a row another process is claiming is
         skipped, never waited for or taken twice (``FOR UPDATE SKIP LOCKED``)."""
+        self.leases.run = self.run
         allowed = self.leases.take(host, now, self.run)
         if allowed is None or allowed > now:
             return None
@@ -110,7 +129,7 @@ class PgFrontier(Frontier):
         row = self._db.execute(_CLAIM, params | {"next": self.leases.gap_after(now)}).fetchone()
         if row is None:
             return None
-        self.leases.claimed(host, now)
+        self.leases.claimed(row[0], host, now)
         return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
@@ -131,6 +150,21 @@ class PgFrontier(Frontier):
         if allowed is None:
             return max(due, self.leases.retry_at(host) or due)
         return max(due, allowed)
+
+    def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
+        """:meth:`Frontier.finish`; the URL is no longer in flight here."""
+        super().finish(url, outcome, reason, **fields)
+        self.leases.ended(url)
+
+    def retry_later(self, url: str, at: float, reason: str) -> None:
+        """:meth:`Frontier.retry_later`; the URL is no longer in flight here."""
+        super().retry_later(url, at, reason)
+        self.leases.ended(url)
+
+    def release(self, url: str) -> None:
+        """:meth:`Frontier.release`; the URL is no longer in flight here."""
+        super().release(url)
+        self.leases.ended(url)
 
     def _fetching(self, host: str) -> bool:
         row = self._db.execute(
