@@ -26,7 +26,7 @@ from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
-from indexer.pipeline.join import join_or_lead
+from indexer.pipeline.join import join_or_lead, require_shared
 from indexer.pipeline.phases import abort
 from indexer.pipeline.reconcile import MISSED
 from indexer.report import RunStats, format_summary
@@ -121,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
     settings = loaded.settings
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
+    if args.join:
+        require_shared(settings)
     check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
     if args.out is not None and args.out.exists() and not (settings.crawl.resume or args.overwrite):
         raise ConfigError(

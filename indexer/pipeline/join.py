@@ -88,9 +88,19 @@ def join_or_lead(frontier: Frontier, settings: Settings, *, join: bool) -> None:
         return
     from indexer.crawl.frontier.postgres.store import PgFrontier
 
-    if not isinstance(frontier, PgFrontier):
-        raise ConfigError("frontier.url", "--join needs a shared frontier: --frontier URL")
+    require_shared(settings)
+    assert isinstance(frontier, PgFrontier)
     check_join(frontier, settings, frontier.open_run())
+
+
+def require_shared(settings: Settings) -> None:
+    """Refuse ``--join`` without a shared frontier (before any state is opened).
+
+    Raises:
+        ConfigError: ``frontier.url`` is empty (names it).
+    """
+    if not settings.frontier.url:
+        raise ConfigError("frontier.url", "--join needs a shared frontier: give --frontier URL")
 
 
 def _differs(key: str, theirs: Any, mine: Any) -> ConfigError:

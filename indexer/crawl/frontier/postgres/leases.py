@@ -34,9 +34,10 @@ _TAKE = (
 )
 _REQUEUE = "UPDATE urls SET state='queued' WHERE host=? AND state='fetching' AND run=?"
 _RENEW = "UPDATE host_leases SET expires_at=? WHERE owner=? RETURNING host"
-_OTHERS = (
-    "SELECT COUNT(DISTINCT owner) FROM host_leases WHERE owner IS NOT NULL AND owner != ? "
-    "AND expires_at >= ?"
+_OTHERS = "SELECT COUNT(*) FROM crawl_processes WHERE owner != ? AND expires_at >= ? AND run=?"
+_ANNOUNCE = (
+    "INSERT INTO crawl_processes (owner, run, expires_at) VALUES (?, ?, ?) "
+    "ON CONFLICT (owner) DO UPDATE SET run=excluded.run, expires_at=excluded.expires_at"
 )
 _ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
 #: Seconds between two renewals at most (and between two looks at the fair share).
@@ -71,7 +72,7 @@ class HostLeases:
         self._held: dict[str, _Held] = {}
         self._foreign: dict[str, float] = {}  # host held by another → when to ask again
         self._flight: dict[str, str] = {}  # claimed URL → its host, until it ends
-        self._renewed = time.monotonic()
+        self._renewed = -math.inf  # monotonic; the first claim announces the process at once
         self.run = 0
         #: Hosts this process may hold while others crawl too (None: no other process).
         self.share: int | None = None
@@ -136,16 +137,13 @@ class HostLeases:
     def release_all(self) -> None:
         """Give every lease back (the process ends)."""
         self._db.execute("UPDATE host_leases SET owner=NULL WHERE owner=?", (self.owner,))
+        self._db.execute("DELETE FROM crawl_processes WHERE owner=?", (self.owner,))
         self._held.clear()
 
     def others_alive(self, now: float) -> bool:
-        """Whether another process holds a lease that has not expired (it still crawls)."""
-        row = self._db.execute(
-            "SELECT 1 FROM host_leases WHERE owner IS NOT NULL AND owner != ? "
-            "AND expires_at >= ? LIMIT 1",
-            (self.owner, now),
-        ).fetchone()
-        return row is not None
+        """Whether another process of this run announced itself within its lease time (it
+        still crawls)."""
+        return self._count(_OTHERS, (self.owner, now, self.run)) > 0
 
     def renew_due(self) -> None:
         """Renew every held lease when a third of :attr:`seconds` (at most
@@ -154,7 +152,9 @@ class HostLeases:
         if time.monotonic() - self._renewed < min(self.seconds / 3, RENEW_EVERY):
             return
         self._renewed = time.monotonic()
-        rows = self._db.execute(_RENEW, (time.time() + self.seconds, self.owner)).fetchall()
+        expires = time.time() + self.seconds
+        self._db.execute(_ANNOUNCE, (self.owner, self.run, expires))
+        rows = self._db.execute(_RENEW, (expires, self.owner)).fetchall()
         kept = {str(r[0]) for r in rows}
         for host in [h for h in self._held if h not in kept]:
             del self._held[host]
@@ -164,7 +164,7 @@ class HostLeases:
         """With other processes crawling, hold at most an equal share of the hosts that have
         URLs queued or in flight; give back hosts beyond it that have nothing in flight
         here (their gap stays in the row)."""
-        others = self._count(_OTHERS, (self.owner, now))
+        others = self._count(_OTHERS, (self.owner, now, self.run))
         if not others:
             self.share = None
             return
@@ -182,4 +182,4 @@ class HostLeases:
         row = self._db.execute("SELECT expires_at FROM host_leases WHERE host=?", (host,))
         found = row.fetchone()
         expires = now + self.seconds if found is None else float(found[0])
-        return min(max(expires, now + 0.05), now + self.seconds / 3)
+        return min(max(expires, now + 0.05), now + RENEW_EVERY)

@@ -111,7 +111,8 @@ CREATE TRIGGER url_history_insert AFTER INSERT ON urls
     EXECUTE FUNCTION url_history_add();
 """
 
-#: Version 2: host leases (:mod:`indexer.crawl.frontier.postgres.leases`).
+#: Version 2: host leases and the crawl processes they belong to
+#: (:mod:`indexer.crawl.frontier.postgres.leases`).
 _V2 = """
 CREATE TABLE host_leases (
     host TEXT COLLATE "C" PRIMARY KEY,
@@ -120,6 +121,11 @@ CREATE TABLE host_leases (
     next_allowed_at DOUBLE PRECISION NOT NULL DEFAULT 0
 );
 CREATE INDEX host_leases_owner ON host_leases (owner);
+CREATE TABLE crawl_processes (
+    owner TEXT PRIMARY KEY,
+    run INTEGER NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL
+);
 """
 
 #: ``{version: SQL}``: the step that brings the frontier's tables to that version.

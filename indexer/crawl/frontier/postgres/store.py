@@ -94,10 +94,11 @@ class PgFrontier(Frontier):
         fetching them now)."""
         row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
         if resume and row is not None and row[1] is None:
-            self.run = int(row[0])
+            self.run = self.leases.run = int(row[0])
             self._db.execute(_REQUEUE_ORPHANS, (time.time(),))
             return self.run
-        return super().start_run(resume=False)
+        self.leases.run = super().start_run(resume=False)
+        return self.run
 
     def open_run(self) -> int | None:
         """The number of the last run when it is still open (a crawl runs), else None."""
@@ -121,7 +122,6 @@ class PgFrontier(Frontier):
         :meth:`Frontier.claim`) when this process holds the host's lease and the host's
         ``next_allowed_at`` has come (:mod:`.leases`); a row another process is claiming is
         skipped, never waited for or taken twice (``FOR UPDATE SKIP LOCKED``)."""
-        self.leases.run = self.run
         allowed = self.leases.take(host, now, self.run)
         if allowed is None or allowed > now:
             return None
