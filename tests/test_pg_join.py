@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -18,10 +20,11 @@ from tests.faultserver import FaultServer, Reply, html
 HOSTS, PAGES, DELAY = 4, 30, 0.3
 
 
-def _crawl(*args: str, cwd: Path) -> subprocess.Popen[bytes]:
+def _crawl(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "indexer", "crawl", "-q", *args],
         cwd=cwd,
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
@@ -110,3 +113,66 @@ class psycopg_open_run:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+def test_a_process_killed_9_loses_its_hosts_to_the_other_within_the_lease_time(
+    pg_url: str, tmp_path: Path
+) -> None:
+    lease = 3.0
+    env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
+    common = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1"]
+    with FaultServer(HOSTS) as srv:
+        seeds = _site(srv)
+        first = _crawl(
+            *common, "--data-dir", "a", "--out", "a.jsonl", *seeds, cwd=tmp_path, env=env
+        )
+        victim = None
+        try:
+            while len(srv.log()) < 2 * HOSTS:
+                assert first.poll() is None, "ended early"
+                time.sleep(0.02)
+            victim = _crawl(
+                *common, "--join", "--data-dir", "b", "--out", "b.jsonl", cwd=tmp_path, env=env
+            )
+            b_hosts = _hosts_of(pg_url, victim, deadline=time.monotonic() + 30)
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.wait(10)
+            killed_at = time.monotonic()
+            assert first.wait(120) == 0
+        finally:
+            for proc in (first, victim):
+                if proc is not None and proc.poll() is None:
+                    proc.kill()
+                    proc.wait(10)
+        hits = srv.log()
+    taken = [min(h.start for h in hits if h.host == i and h.start > killed_at) for i in b_hosts]
+    assert max(taken) - killed_at <= lease + 2.5, "taken over within the lease time"
+    pages = {(h, p) for h in range(HOSTS) for p in ["/", *[f"/p{i}" for i in range(PAGES)]]}
+    fetched = [(h.host, h.path) for h in hits if h.path not in ("/robots.txt", "/sitemap.xml")]
+    assert set(fetched) == pages, "nothing lost"
+    twice = len(fetched) - len(set(fetched))
+    assert twice <= len(b_hosts), "at most the pages in flight (per_host 1) fetched again"
+    docs = set()
+    for name in ("a.jsonl", "b.jsonl"):
+        path = tmp_path / name
+        lines = path.read_text().splitlines() if path.exists() else []
+        docs |= {json.loads(line)["url"] for line in lines if line.strip().endswith("}")}
+    assert docs == {srv.url(p, h) for h, p in pages}, "every document written by one of them"
+
+
+def _hosts_of(pg_url: str, proc: subprocess.Popen[bytes], deadline: float) -> list[int]:
+    """The hosts (indexes) whose lease the crawl process ``proc`` holds, once it holds any."""
+    import psycopg
+
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the joining process ended early"
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT l.host FROM indexer.host_leases l JOIN indexer.crawl_processes p "
+                "ON p.owner = l.owner WHERE p.owner LIKE %s",
+                (f"%:{proc.pid}:%",),
+            ).fetchall()
+        if rows:
+            return [int(str(r[0]).split(":")[0].rsplit(".", 1)[1]) - 1 for r in rows]
+        time.sleep(0.1)
+    raise AssertionError("the joining process never held a host")
