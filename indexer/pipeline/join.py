@@ -93,13 +93,14 @@ def join_or_lead(frontier: Frontier, settings: Settings, *, join: bool) -> None:
     check_join(frontier, settings, frontier.open_run())
 
 
-def require_shared(settings: Settings) -> None:
-    """Refuse ``--join`` without a shared frontier (before any state is opened).
+def require_shared(settings: Settings, *, join: bool = True) -> None:
+    """With ``join``, refuse ``--join`` without a shared frontier (before any state is
+    opened).
 
     Raises:
         ConfigError: ``frontier.url`` is empty (names it).
     """
-    if not settings.frontier.url:
+    if join and not settings.frontier.url:
         raise ConfigError("frontier.url", "--join needs a shared frontier: give --frontier URL")
 
 
