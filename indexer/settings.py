@@ -3,16 +3,14 @@
 Precedence, lowest first (a later layer overrides an earlier one, key by key):
 
 1. defaults written in the models below;
-2. the TOML file given with ``--config FILE`` (sections ``[crawl]``, ``[fetch]``, ``[solr]``,
-   ``[extract]``, ``[reindex]``, ``[search]``, ``[serve]``; keys as the field names);
+2. the TOML file given with ``--config FILE`` (a table per section, keys as the field names);
 3. environment variables ``INDEXER_<SECTION>_<KEY>`` (e.g. ``INDEXER_FETCH_DELAY=0.5``);
    list and table values are JSON (``INDEXER_CRAWL_INCLUDE='["^https://a/"]'``);
 4. command-line flags.
 
-Every setting thus has a TOML key (``fetch.delay``) and an environment name
-(``INDEXER_FETCH_DELAY``). ``load_settings`` records where each effective value came from,
-for ``indexer config show``. Settings are frozen once loaded; each stage receives only its
-section. Invalid values raise :class:`indexer.errors.ConfigError` naming the setting.
+Each setting has a TOML key (``fetch.delay``) and an environment name (``INDEXER_FETCH_DELAY``);
+``load_settings`` records each value's layer (``indexer config show``). Settings are frozen once
+loaded, each stage gets its section; invalid values raise :class:`~indexer.errors.ConfigError`.
 """
 
 from __future__ import annotations
@@ -32,6 +30,7 @@ import indexer.settings_fields as _fields
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
+from indexer.settings_frontier import FrontierSettings
 from indexer.settings_tika import ExtractFields
 from indexer.web.settings import ServeSettings
 
@@ -271,6 +270,7 @@ class Settings(_Section):
     """All settings; see the module docstring for precedence."""
 
     crawl: CrawlSettings = Field(default_factory=CrawlSettings)
+    frontier: FrontierSettings = Field(default_factory=FrontierSettings)
     fetch: FetchSettings = Field(default_factory=FetchSettings)
     solr: SolrSettings = Field(default_factory=SolrSettings)
     extract: ExtractSettings = Field(default_factory=ExtractSettings)

@@ -27,6 +27,18 @@ debian_packages() {
   fi
 }
 
+postgresql_package() {
+  # PostgreSQL for the shared frontier's tests (tests/pgcluster.py makes a throwaway cluster
+  # with initdb/pg_ctl as an unprivileged user). createcluster.conf first, so the package
+  # leaves no cluster of its own running.
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    mkdir -p /etc/postgresql-common
+    echo "create_main_cluster = false" >>/etc/postgresql-common/createcluster.conf
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql
+  fi
+}
+
 show_artifacts() {
   if [ -d test-artifacts ]; then
     echo "test artefacts (browser screenshots): $PWD/test-artifacts"
@@ -36,6 +48,7 @@ show_artifacts() {
 
 phase "pip install" python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 phase "debian packages" debian_packages
+phase "postgresql package" postgresql_package
 phase "build Solr launcher" python3 -c "from indexer.solr.launcher import build_launcher; build_launcher()"
 # the Tika service (tika-service/: Apache Tika 3.3.1 from Maven Central) for DOC/XLS/PPT/RTF
 phase "build Tika service" python3 -c \

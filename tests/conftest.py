@@ -22,6 +22,13 @@ import pytest
 import requests
 
 from indexer.solr.launcher import start_solr, stop_solr
+from tests.pg_fixtures import (  # noqa: F401
+    frontier_cli,
+    frontier_kind,
+    open_frontier,
+    pg_cluster,
+    pg_url,
+)
 
 SOLR_CORE = "pages"
 REPO_ROOT = Path(__file__).resolve().parents[1]

@@ -13,6 +13,7 @@ import pytest
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.schema import _SCHEMA, FRONTIER
 from tests.faults_helpers import cli, outbox_count, solr_ids, write_site
+from tests.pg_fixtures import FrontierCli
 from tests.webhost import serve_folder
 
 PAGES = 12
@@ -20,10 +21,10 @@ PAGES = 12
 
 @pytest.mark.solr
 def test_deleted_url_and_host_stay_deleted_until_crawled_as_a_seed(
-    solr_core: tuple[str, str], tmp_path: Path
+    solr_core: tuple[str, str], tmp_path: Path, frontier_cli: FrontierCli
 ) -> None:
     base, core = solr_core
-    d = ["--solr", base, "--data-dir", str(tmp_path / "d"), "-q"]
+    d = ["--solr", base, "--data-dir", str(tmp_path / "d"), "-q", *frontier_cli.flags]
     with serve_folder(write_site(tmp_path / "site", PAGES)) as site:
         host = site.split("://", 1)[1].rstrip("/")
         assert cli("crawl", f"{site}/", "--delay", "0", *d)[0] == 0

@@ -4,7 +4,6 @@ duplicates counted in a real frontier."""
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import Facts, judge
 from indexer.report import RunStats
 from indexer.settings import CrawlSettings, ReindexSettings, load_settings
+from tests.pg_fixtures import OpenFrontier, read_elsewhere
 
 
 def test_grace_per_outcome() -> None:
@@ -108,9 +108,11 @@ class _Run:
         self.judge.admit(url, "a", digest, send)
 
 
-def test_maintenance_from_the_start_of_a_run_sends_nothing(tmp_path: Path) -> None:
+def test_maintenance_from_the_start_of_a_run_sends_nothing(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
     urls = [f"http://a/p{i}" for i in range(12)]
-    with Frontier(tmp_path) as frontier:
+    with open_frontier(tmp_path) as frontier:
         run = _Run(frontier, urls)
         for url in urls:
             run.page(url, "maint")
@@ -121,9 +123,11 @@ def test_maintenance_from_the_start_of_a_run_sends_nothing(tmp_path: Path) -> No
         assert run.stats.outcomes["sitewide-duplicate"] == 4  # the held ones
 
 
-def test_maintenance_mid_run_restores_the_page_sent_before(tmp_path: Path) -> None:
+def test_maintenance_mid_run_restores_the_page_sent_before(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
     urls = [f"http://a/p{i}" for i in range(30)]
-    with Frontier(tmp_path) as frontier:
+    with open_frontier(tmp_path) as frontier:
         first = _Run(frontier, urls)  # night 1: every page real
         for i, url in enumerate(urls):
             first.page(url, f"real{i}")
@@ -138,12 +142,11 @@ def test_maintenance_mid_run_restores_the_page_sent_before(tmp_path: Path) -> No
         outcomes = frontier.outcomes_in_run("a")
         assert {outcomes[u] for u in urls[12:]} == {"sitewide-duplicate"}
         assert run.deleted == [], "the page had a document before: restored, not deleted"
-    db = sqlite3.connect(tmp_path / "frontier.sqlite3")
-    row = db.execute(
-        "SELECT content_hash, etag, last_modified, resend FROM urls WHERE url=?", (urls[12],)
-    ).fetchone()
-    db.close()
-    assert row == ("real12", None, None, 1), "previous hash, no validators, sent again"
+        rows = read_elsewhere(
+            frontier, "SELECT content_hash, etag, last_modified, resend FROM urls WHERE url=?",
+            (urls[12],),
+        )  # fmt: skip
+    assert rows == [("real12", None, None, 1)], "previous hash, no validators, sent again"
 
 
 def test_verdict_of_a_sitewide_duplicate_replaces_nothing() -> None:
@@ -159,9 +162,11 @@ def test_verdict_of_a_sitewide_duplicate_replaces_nothing() -> None:
     assert judge(dataclasses.replace(facts, sitewide=False)).outcome is Outcome.INDEXED
 
 
-def test_a_stopped_run_puts_held_pages_back_in_the_queue(tmp_path: Path) -> None:
+def test_a_stopped_run_puts_held_pages_back_in_the_queue(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
     urls = [f"http://a/p{i}" for i in range(3)]
-    with Frontier(tmp_path) as frontier:
+    with open_frontier(tmp_path) as frontier:
         run = _Run(frontier, urls)
         for i, url in enumerate(urls):
             run.page(url, f"real{i}")
@@ -172,12 +177,14 @@ def test_a_stopped_run_puts_held_pages_back_in_the_queue(tmp_path: Path) -> None
         assert run.sent == [], "a requeued page is not sent by a later release"
 
 
-def test_a_held_page_whose_send_meets_a_full_disk_stops_the_run(tmp_path: Path) -> None:
+def test_a_held_page_whose_send_meets_a_full_disk_stops_the_run(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
     """A state or output file error while a held page is sent is the disk, not the page:
     it ends the run (this URL and the held ones after it stay unfinished for --resume);
     a bug in one page's send is recorded on that URL and the others are sent."""
     urls = [f"http://a/p{i}" for i in range(3)]  # under HOLD_PAGES: held to the run's end
-    with Frontier(tmp_path) as frontier:
+    with open_frontier(tmp_path) as frontier:
         run = _Run(frontier, urls)
         for url in urls:
             assert frontier.claim("a", 1e12) is not None

@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from indexer.crawl.frontier.view import FrontierView
 from tests.faultserver import FaultServer, Reply, html
+from tests.pg_fixtures import FrontierCli
 
 PAGES = 30
 
@@ -21,7 +21,7 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "indexer", *args]
 
 
-def test_resume_after_kill_9(tmp_path: Path) -> None:
+def test_resume_after_kill_9(tmp_path: Path, frontier_cli: FrontierCli) -> None:
     data, out = tmp_path / "data", tmp_path / "docs.jsonl"
     with FaultServer() as srv:
         srv.page("/", "home", [f"/p{i}" for i in range(PAGES)])
@@ -34,6 +34,7 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
             _cli(
                 "crawl",
                 "-q",
+                *frontier_cli.flags,
                 "--delay",
                 "0.15",
                 "--data-dir",
@@ -58,13 +59,14 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
                 proc.kill()
                 proc.wait(10)
         killed_at = time.monotonic()
-        with FrontierView(data) as view:
+        with frontier_cli.view(data) as view:
             done_before = {u for u, o, _r in view.urls() if o == "indexed"}
         assert 1 <= len(done_before) < 2 * PAGES + 1
         resumed = subprocess.run(
             _cli(
                 "crawl",
                 "-q",
+                *frontier_cli.flags,
                 "--resume",
                 "--data-dir",
                 str(data),
@@ -84,7 +86,7 @@ def test_resume_after_kill_9(tmp_path: Path) -> None:
     # nothing finished before the kill was fetched again
     assert not {srv.url(p) for p in after} & done_before
     # nothing was lost: every page indexed, and every document is in the output file
-    with FrontierView(data) as view:
+    with frontier_cli.view(data) as view:
         indexed = {u for u, o, _r in view.urls() if o == "indexed"}
     assert indexed == every
     docs = {json.loads(line)["url"] for line in out.read_text("utf-8").splitlines()}

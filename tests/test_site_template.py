@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from indexer.crawl.frontier import Frontier
 from indexer.extract import extract_page
 from indexer.extract.template import (
     HostStats,
@@ -15,6 +14,7 @@ from indexer.extract.template import (
     block_key,
     normalized,
 )
+from tests.pg_fixtures import OpenFrontier
 
 PARAMS = TemplateParams(share=0.5, min_count=3, min_pages=4, max_keys=50, window=100)
 
@@ -73,13 +73,15 @@ def test_unreadable_stored_statistics_start_afresh() -> None:
     assert HostStats.from_json('{"pages": 1}').counts == {}
 
 
-def test_statistics_persist_in_the_frontier_across_runs(tmp_path: Path) -> None:
-    with Frontier(tmp_path) as frontier:
+def test_statistics_persist_in_the_frontier_across_runs(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
+    with open_frontier(tmp_path) as frontier:
         learner = TemplateLearner(frontier.extract_state, PARAMS)
         for i in range(6):
             learner.observe("intra.example", ["menu", f"own-{i}"])
         learner.flush()
-    with Frontier(tmp_path) as frontier:
+    with open_frontier(tmp_path) as frontier:
         again = TemplateLearner(frontier.extract_state, PARAMS)
         assert again.template("intra.example").keys == {"menu"}
         assert not again.template("other.example").known

@@ -6,6 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from indexer.crawl.frontier import Frontier
+from tests.pg_fixtures import OpenFrontier, read_elsewhere
 
 
 def _plans(f: Frontier, call: str) -> list[str]:
@@ -37,8 +38,8 @@ def test_next_due_and_claim_are_index_lookups(tmp_path: Path) -> None:
         assert claim == ["SEARCH urls USING INDEX urls_claim (host=? AND state=?)"]
 
 
-def test_next_due_is_the_earliest_queued_time(tmp_path: Path) -> None:
-    with Frontier(tmp_path) as f:
+def test_next_due_is_the_earliest_queued_time(tmp_path: Path, open_frontier: OpenFrontier) -> None:
+    with open_frontier(tmp_path) as f:
         f.start_run(resume=False)
         f.add([("http://a/0", "a", 0), ("http://a/1", "a", 1), ("http://a/2", "a", 2)])
         first = f.claim("a", now=1e12)
@@ -70,8 +71,10 @@ def test_an_older_frontier_gets_the_due_index_on_open(tmp_path: Path) -> None:
     assert "urls_due" in names
 
 
-def test_a_batch_is_one_transaction_with_nested_groups(tmp_path: Path) -> None:
-    with Frontier(tmp_path) as f:
+def test_a_batch_is_one_transaction_with_nested_groups(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
+    with open_frontier(tmp_path) as f:
         f.start_run(resume=False)
         f.add([("http://a/0", "a", 0)])
         with f.batch():  # nested groups (add, record_many, template statistics) join it
@@ -80,11 +83,9 @@ def test_a_batch_is_one_transaction_with_nested_groups(tmp_path: Path) -> None:
             f.extract_state.save_template_stats([("a", '{"pages": 1, "counts": {}}')])
             f.finish("http://a/0", "indexed", reached=True, content_hash="h")
             assert f.reached_now("http://a/0")  # the batch reads its own writes
-            with sqlite3.connect(tmp_path / "frontier.sqlite3") as other:
-                rows = other.execute("SELECT COUNT(*) FROM urls").fetchone()[0]
-                assert rows == 1, "nothing is visible outside before the commit"
-        with sqlite3.connect(tmp_path / "frontier.sqlite3") as other:
-            assert other.execute("SELECT COUNT(*) FROM urls").fetchone()[0] == 3
+            rows = read_elsewhere(f, "SELECT COUNT(*) FROM urls")
+            assert rows == [(1,)], "nothing is visible outside before the commit"
+        assert read_elsewhere(f, "SELECT COUNT(*) FROM urls") == [(3,)]
         try:
             with f.batch():
                 f.add([("http://a/2", "a", 1)])

@@ -6,7 +6,6 @@ import asyncio
 from pathlib import Path
 from typing import Any, cast
 
-from indexer.crawl.frontier import Frontier
 from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy
@@ -18,6 +17,7 @@ from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.visit import Clients, Visitor
 from indexer.report import RunStats
 from indexer.settings import load_settings
+from tests.pg_fixtures import OpenFrontier
 
 URL = "http://127.0.0.1:9/page"
 HOST = "127.0.0.1:9"
@@ -46,9 +46,11 @@ class BuggyFetcher:
         raise KeyError("a bug, not a network failure")
 
 
-def test_a_bug_while_visiting_is_internal_error_not_extract_error(tmp_path: Path) -> None:
+def test_a_bug_while_visiting_is_internal_error_not_extract_error(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
     settings = load_settings(flags={"crawl.sitemaps": False}, environ={}).settings
-    with Frontier(tmp_path) as frontier:
+    with open_frontier(tmp_path) as frontier:
         frontier.start_run(False)
         frontier.add([(URL, HOST, 0)])
         claimed = frontier.claim(HOST, 1e12)

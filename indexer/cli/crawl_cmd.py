@@ -21,14 +21,16 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.cli.progress import ProgressDisplay
-from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.join import join_or_lead, require_shared
 from indexer.pipeline.phases import abort
 from indexer.pipeline.reconcile import MISSED
 from indexer.report import RunStats, format_summary
+from indexer.settings import Settings
 
 log = logging.getLogger("indexer")
 
@@ -77,12 +79,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--include", action="append", help="URL regex to include (repeatable)")
     p.add_argument("--exclude", action="append", help="URL regex to exclude (repeatable)")
     p.add_argument("--allow-host", action="append", help="extra host in scope (repeatable)")
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        default=None,
-        help="continue the stopped crawl in --data-dir",
-    )
+    _add_state(p)
     p.add_argument(
         "--ignore-noindex",
         dest="obey_noindex",
@@ -93,6 +90,18 @@ def add_parser(sub: Any) -> None:
     _add_formats(p)
     p.add_argument("--summary-json", type=Path, help="write the closing summary as JSON here")
     p.set_defaults(func=run)
+
+
+def _add_state(p: argparse.ArgumentParser) -> None:
+    """``--resume`` (this data directory's stopped crawl) and ``--join`` (the crawl running
+    on the shared frontier, :mod:`indexer.pipeline.join`)."""
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        default=None,
+        help="continue the stopped crawl in --data-dir",
+    )
+    p.add_argument("--join", action="store_true", help="join the crawl running on --frontier")
 
 
 def _add_formats(p: argparse.ArgumentParser) -> None:
@@ -113,20 +122,19 @@ def run(args: argparse.Namespace) -> int:
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
         flags["crawl.seeds"] = tuple(args.seeds)
+    flags["crawl.resume"] = True if args.join else flags["crawl.resume"]  # joins the open run
     loaded = load_from_args(args, flags)
     settings = loaded.settings
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
-    check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
-    if args.out is not None and args.out.exists() and not (settings.crawl.resume or args.overwrite):
-        raise ConfigError(
-            "--out", f"{args.out} exists: --resume continues it, --overwrite replaces it"
-        )
+    require_shared(settings, join=args.join)
+    _check_outputs(args, settings)
     use_solr = args.out is None or args.solr is not None
-    with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
+    with open_frontier(settings, create=not settings.crawl.resume) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
+        join_or_lead(frontier, settings, join=args.join)
         stored = load_scope(frontier)
         if settings.crawl.resume and not (settings.crawl.seeds or stored or frontier.known_hosts()):
             raise ConfigError("crawl.resume", _NOTHING.format(frontier.data_dir.root))
@@ -143,6 +151,20 @@ def run(args: argparse.Namespace) -> int:
     interrupted = end is not None and end.phase == "interrupted"
     _report(stats, args, interrupted=interrupted)
     return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
+
+
+def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
+    """Refuse ``--out``/``--summary-json`` paths that cannot be written or would be lost.
+
+    Raises:
+        ConfigError: a path inside the data directory, or an existing ``--out`` without
+            ``--resume`` or ``--overwrite``.
+    """
+    check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
+    if args.out is not None and args.out.exists() and not (settings.crawl.resume or args.overwrite):
+        raise ConfigError(
+            "--out", f"{args.out} exists: --resume continues it, --overwrite replaces it"
+        )
 
 
 async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:

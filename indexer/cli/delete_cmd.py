@@ -10,6 +10,7 @@ from yarl import URL
 
 from indexer.cli.options import add_common, add_solr_target, load_from_args, solr_flags
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import ConfigError, InvalidURLError, SolrError
 from indexer.index.outbox import OUTBOX, Outbox
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     outlinks; ``indexer crawl`` naming it as a seed lifts the tombstone.
     """
     settings = load_from_args(args, solr_flags(args)).settings
-    with Frontier(settings.crawl.data_dir, create=False) as frontier:
+    with open_frontier(settings, create=False) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         outbox = Outbox(frontier.data_dir.outbox)
         try:

@@ -27,6 +27,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
     """Add ``--config FILE``, ``--data-dir DIR``, ``-v`` and ``-q`` to a sub-parser."""
     p.add_argument("--config", type=Path, help="TOML settings file")
     p.add_argument("--data-dir", type=Path, help="crawl state directory (crawl.data_dir)")
+    p.add_argument("--frontier", metavar="URL", help="PostgreSQL frontier (frontier.url)")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more log output")
     p.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors")
 
@@ -62,6 +63,8 @@ def load_from_args(args: argparse.Namespace, flags: dict[str, Any]) -> LoadedSet
     """
     if getattr(args, "data_dir", None) is not None:
         flags.setdefault("crawl.data_dir", args.data_dir)
+    if getattr(args, "frontier", None) is not None:
+        flags.setdefault("frontier.url", args.frontier)
     return load_settings(args.config, flags)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.datadir import DataDir
+from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
 from indexer.crawl.owner import row_gone
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
         raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
     settings = load_from_args(args, {}).settings
-    with FrontierView(settings.crawl.data_dir) as view:
+    with open_view(settings.crawl.data_dir, settings.frontier.url) as view:
         DataDir(settings.crawl.data_dir).verify((OUTBOX, MISSED), read_only=True)
         if args.explain:
             return _explain(view, args.explain)

@@ -32,7 +32,6 @@ def add_parser(sub: Any) -> None:
     target = p.add_mutually_exclusive_group()
     target.add_argument("--core", help="core to search (solr.core)")
     target.add_argument("--collection", help="SolrCloud collection (solr.collection)")
-    p.add_argument("--frontier", help="frontier URL, for the admin views (part 2)")
     add_common(p)
     p.set_defaults(func=run)
 
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         settings.solr,
         admin_password=password,
         data_dir=settings.crawl.data_dir,
-        frontier=args.frontier,
+        frontier=settings.frontier.url or None,
         query=query_options(settings.search),
         loaded=loaded,
         config_file=args.config,

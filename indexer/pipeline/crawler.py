@@ -22,6 +22,7 @@ from pathlib import Path
 
 from indexer.crawl.fetch import Fetcher, build_session
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.frontier.progress import ProgressWriter
 from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
@@ -327,7 +328,7 @@ async def run_crawl(
     options = CrawlOptions(out=out, use_solr=use_solr, on_progress=on_progress)
     if stop is not None:
         options.stop = stop
-    with Frontier(settings.crawl.data_dir, create=not settings.crawl.resume) as frontier:
+    with open_frontier(settings, create=not settings.crawl.resume) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)

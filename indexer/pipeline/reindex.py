@@ -33,6 +33,7 @@ from pathlib import Path
 
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.scope import Scope, build_scope
 from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
 from indexer.crawl.urls import host_of, site_of
@@ -138,7 +139,7 @@ async def reindex(
     job = _effective(job, force, dry_run)
     data_dir = settings.crawl.data_dir
     solr = client or SolrWriter(settings.solr)
-    with Frontier(data_dir, create=False) as frontier:
+    with open_frontier(settings, create=False) as frontier:
         frontier.data_dir.verify((OUTBOX, MISSED))
         stored = load_scope(frontier)
         plan = plan_scope(

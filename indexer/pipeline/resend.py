@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.urls import host_of
 from indexer.errors import StateError
 from indexer.index.outbox import OUTBOX, OUTBOX_USED, Outbox
@@ -148,7 +149,7 @@ async def repair(settings: Settings) -> ResendResult:
         CrawlLockedError: another crawl uses the data directory.
         SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
-    with Frontier(settings.crawl.data_dir, create=False) as frontier:
+    with open_frontier(settings, create=False) as frontier:
         broken: Path | None = None
         reason = ""
         try:

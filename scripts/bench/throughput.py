@@ -16,9 +16,11 @@ Parts (``--part``, default all):
   starts on one host (goal: not below the delay).
 - ``solr``: ``throughput_solr.py`` (``--out`` and ``--solr`` alternated, pages/s of each).
 - ``frontier``: ``throughput_frontier.py`` (claim and add at 10k / 100k / 1M queued).
+- ``pg`` (only when asked): ``throughput_pg.py``, 1 against 2 crawl processes over a shared
+  PostgreSQL frontier, and 2 processes at a known delay (issue #20).
 
 The load (``uptime``) is printed first: the machine is shared, figures are noisy.
-Usage: python scripts/bench/throughput.py [--part site|delay|solr|frontier|all] [--rounds 2]
+Usage: python scripts/bench/throughput.py [--part site|delay|solr|frontier|pg|all] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -277,7 +279,7 @@ def delay(hosts: int, pages: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parts = ["site", "delay", "solr", "frontier", "all"]
+    parts = ["site", "delay", "solr", "frontier", "pg", "all"]
     parser.add_argument("--part", choices=parts, default="all")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--hosts", type=int, default=HOSTS)
@@ -302,6 +304,10 @@ def main() -> int:
         import throughput_frontier
 
         throughput_frontier.run()
+    if args.part == "pg":  # not in "all": it starts its own PostgreSQL
+        import throughput_pg
+
+        throughput_pg.run(args.rounds, args.hosts, args.pages)
     return 0
 
 

@@ -6,11 +6,13 @@ lists as its state (``queued`` or ``fetching``), as in ``indexer report``.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from indexer.crawl.frontier.sql import Connection
+
 _OUTCOME = "CASE WHEN state='done' THEN outcome ELSE state END"
+_ALL = 2**63 - 1  # LIMIT for "no limit" in SQLite and PostgreSQL alike
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +41,10 @@ class UrlFilter:
             params.append(self.host)
         if self.q:
             pattern = "%" + self.q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            terms.append("(url LIKE ? ESCAPE '\\' OR COALESCE(reason, '') LIKE ? ESCAPE '\\')")
+            terms.append(  # lower(): SQLite's LIKE ignores ASCII case, PostgreSQL's does not
+                "(lower(url) LIKE lower(?) ESCAPE '\\' "
+                "OR lower(COALESCE(reason, '')) LIKE lower(?) ESCAPE '\\')"
+            )
             params += [pattern + "%", pattern + "%"]
         return " AND ".join(terms), tuple(params)
 
@@ -69,7 +74,7 @@ class UrlBrowser:
         db: an open connection (read-only is enough).
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     def count(self, flt: UrlFilter) -> int:
@@ -85,7 +90,7 @@ class UrlBrowser:
             f"SELECT url, host, {_OUTCOME}, COALESCE(reason, ''), updated FROM urls "
             f"WHERE {where} ORDER BY url LIMIT ? OFFSET ?"
         )
-        cursor = self._db.execute(sql, (*params, -1 if limit is None else limit, offset))
+        cursor = self._db.execute(sql, (*params, _ALL if limit is None else limit, offset))
         for url, host, outcome, reason, updated in cursor:
             at = None if updated is None else float(updated)
             yield UrlRow(url, host, outcome or "", reason, at)

@@ -18,6 +18,7 @@ import time
 import zlib
 from collections.abc import Iterable
 
+from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.transaction import Transaction
 
 _SCHEMA = """
@@ -42,7 +43,7 @@ class ExtractState:
         read_only: do not create the tables (a report reading a running crawl's state).
     """
 
-    def __init__(self, db: sqlite3.Connection, *, read_only: bool = False) -> None:
+    def __init__(self, db: Connection, *, read_only: bool = False) -> None:
         self._db = db
         if not read_only:
             db.executescript(_SCHEMA)
@@ -58,14 +59,16 @@ class ExtractState:
         rows = [(host, data, now) for host, data in items]
         with Transaction(self._db):
             self._db.executemany(
-                "INSERT OR REPLACE INTO template_stats (host, data, updated) VALUES (?, ?, ?)",
+                "INSERT INTO template_stats (host, data, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT (host) DO UPDATE SET data=excluded.data, updated=excluded.updated",
                 rows,
             )
 
     def save_explanation(self, url: str, run: int, lines: str) -> None:
         """Store why each block of ``url`` was kept or dropped (JSON lines) in run ``run``."""
         self._db.execute(
-            "INSERT OR REPLACE INTO explanations (url, run, data) VALUES (?, ?, ?)",
+            "INSERT INTO explanations (url, run, data) VALUES (?, ?, ?) ON CONFLICT (url) "
+            "DO UPDATE SET run=excluded.run, data=excluded.data",
             (url, run, zlib.compress(lines.encode("utf-8"))),
         )
 

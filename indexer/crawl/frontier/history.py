@@ -16,6 +16,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from indexer.crawl.frontier.sql import Connection
+
 #: Outcomes kept per URL (issue 22: "the last five").
 KEEP = 5
 
@@ -75,7 +77,7 @@ class OutcomeHistory:
         db: an open connection in autocommit mode (the frontier's), or a read-only one.
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     def of(self, url: str) -> list[HistoryEntry]:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
+from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.owner import current
 
 Counts = Mapping[str, int]
@@ -71,13 +72,14 @@ class ProgressStore:
         db: an open connection in autocommit mode (the frontier's), or a read-only one.
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
 
     def write(self, progress: Progress) -> None:
         """Store ``progress`` as its run's row (replacing the earlier one)."""
         self._db.execute(
-            "INSERT OR REPLACE INTO run_progress (run, updated, data) VALUES (?, ?, ?)",
+            "INSERT INTO run_progress (run, updated, data) VALUES (?, ?, ?) ON CONFLICT (run) "
+            "DO UPDATE SET updated=excluded.updated, data=excluded.data",
             (progress.run, progress.updated, json.dumps(asdict(progress), ensure_ascii=False)),
         )
 

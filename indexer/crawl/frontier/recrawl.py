@@ -16,10 +16,10 @@ frontiers):
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 
+from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.transaction import Transaction
 
 _SCHEMA = """
@@ -42,7 +42,7 @@ _ADDED_COLUMNS = (
 class RecrawlRecords:
     """Methods over the frontier's database (``_db``) for the current run (``run``)."""
 
-    _db: sqlite3.Connection
+    _db: Connection
     run: int
 
     def add_recrawl_schema(self) -> None:
@@ -64,7 +64,7 @@ class RecrawlRecords:
         etag, last_modified, content_hash = fields
         self._db.execute(
             "UPDATE urls SET state='done', outcome=:outcome, reason=:reason, "
-            "reached_run=:run, prev_hash=CASE WHEN :hash IS NULL OR content_hash IS :hash "
+            "reached_run=:run, prev_hash=CASE WHEN :hash IS NULL OR content_hash = :hash "
             "THEN prev_hash ELSE content_hash END, "
             "resend=CASE WHEN :hash IS NULL THEN resend ELSE 0 END, "
             "etag=COALESCE(:etag, etag), last_modified=COALESCE(:lm, last_modified), "
@@ -124,7 +124,8 @@ class RecrawlRecords:
     def save_outlinks(self, url: str, links: list[str]) -> None:
         """Store the links a page answered with (followed again when it answers 304)."""
         self._db.execute(
-            "INSERT OR REPLACE INTO outlinks (url, links) VALUES (?, ?)",
+            "INSERT INTO outlinks (url, links) VALUES (?, ?) "
+            "ON CONFLICT (url) DO UPDATE SET links=excluded.links",
             (url, json.dumps(links, ensure_ascii=False)),
         )
 
@@ -148,14 +149,20 @@ class RecrawlRecords:
         The other URLs keep their state and outcome; a crawl with ``crawl.resume`` then
         continues this run (the re-send path of ``reindex --repair``).
         """
-        cur = self._db.execute("INSERT INTO runs (started) VALUES (?)", (time.time(),))
-        self.run = int(cur.lastrowid or 0)
+        self.run = self._new_run()
         with Transaction(self._db):
             self._db.executemany(
                 "UPDATE urls SET state='queued', attempts=0, next_fetch=0, run=? WHERE url=?",
                 ((self.run, url) for url in urls),
             )
         return self.run
+
+    def _new_run(self) -> int:
+        """Insert a run record (started now); its number."""
+        row = self._db.execute(
+            "INSERT INTO runs (started) VALUES (?) RETURNING id", (time.time(),)
+        ).fetchone()
+        return int(row[0])
 
     def indexed_documents(self) -> Iterator[tuple[str, str]]:
         """``(url, content_hash)`` of every URL reached with a stored main-content hash."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from indexer.crawl.frontier.sql import Connection
+
 #: Columns added to ``runs`` after its first version, with their SQLite types.
 RUN_COLUMNS = {"phase": "TEXT", "exit_code": "INTEGER", "reason": "TEXT"}
 #: Phases that close a run: a later ``--resume`` starts a new one.
@@ -44,7 +46,7 @@ def add_run_columns(db: sqlite3.Connection) -> None:
             db.execute(f"ALTER TABLE runs ADD COLUMN {name} {kind}")
 
 
-def read_runs(db: sqlite3.Connection) -> list[RunRecord]:
+def read_runs(db: Connection) -> list[RunRecord]:
     """Every run record, oldest first (read-only connections too: missing columns read as
     None)."""
     have = {row[1] for row in db.execute("PRAGMA table_info(runs)")}

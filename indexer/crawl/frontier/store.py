@@ -10,6 +10,7 @@ left in ``fetching`` by a killed crawl is queued again on resume.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -97,8 +98,6 @@ class Frontier(RecrawlRecords):
     ) -> None:
         self.close()
 
-    # -- runs ---------------------------------------------------------------------------
-
     def start_run(self, resume: bool) -> int:
         """Begin a run and return its number.
 
@@ -111,8 +110,7 @@ class Frontier(RecrawlRecords):
             self.run = int(row[0])
             self._db.execute("UPDATE urls SET state='queued' WHERE state='fetching'")
             return self.run
-        cur = self._db.execute("INSERT INTO runs (started) VALUES (?)", (time.time(),))
-        self.run = int(cur.lastrowid or 0)
+        self.run = self._new_run()
         self._db.execute(
             "UPDATE urls SET state='queued', attempts=0, next_fetch=0, run=? "
             "WHERE reached_run IS NOT NULL OR state != 'done'",
@@ -131,7 +129,11 @@ class Frontier(RecrawlRecords):
 
     def set_meta(self, key: str, value: str) -> None:
         """Store ``value`` under ``key`` in the ``meta`` table."""
-        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self._db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value=excluded.value",
+            (key, value),
+        )
 
     def stored_seeds(self) -> tuple[str, ...]:
         """The seeds saved by the last crawl that had any, or ``()``."""
@@ -151,8 +153,6 @@ class Frontier(RecrawlRecords):
             "UPDATE runs SET phase=?, exit_code=?, reason=?, finished=? WHERE id=?",
             (phase, exit_code, reason, time.time() if closed else None, self.run),
         )
-
-    # -- queueing -----------------------------------------------------------------------
 
     def add(self, entries: Iterable[tuple[str, str, int]]) -> int:
         """Queue ``(url, host, depth)`` entries not yet seen in this run; returns how many.
@@ -303,7 +303,7 @@ class Frontier(RecrawlRecords):
         """How many known URLs share ``url``'s part before ``?`` (counting stops at ``limit``)."""
         prefix = url.split("?", 1)[0] + "?"
         row = self._db.execute(
-            "SELECT COUNT(*) FROM (SELECT 1 FROM urls WHERE url > ? AND url < ? LIMIT ?)",
+            "SELECT COUNT(*) FROM (SELECT 1 FROM urls WHERE url > ? AND url < ? LIMIT ?) AS v",
             (prefix, prefix[:-1] + "@", limit),
         ).fetchone()
         return int(row[0])
@@ -331,8 +331,6 @@ class Frontier(RecrawlRecords):
                 )
                 stored.append(cur.rowcount > 0)
         return stored
-
-    # -- reading ------------------------------------------------------------------------
 
     def fetched_in_run(self) -> int:
         """URLs fetched (claimed at least once) in the current run."""
@@ -386,6 +384,7 @@ class Frontier(RecrawlRecords):
     def copy_to(self, data_dir: Path) -> None:
         """Write a consistent copy of the frontier database into ``data_dir`` (dry runs)."""
         DataDir(data_dir).ensure()
+        assert isinstance(self._db, sqlite3.Connection)
         backup(self._db, DataDir(data_dir).frontier)
 
     def queued_count(self) -> int:

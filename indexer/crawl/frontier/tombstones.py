@@ -16,10 +16,10 @@ Tombstones are few (one per delete command's target), so they are held in memory
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Iterable
 
+from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.urls import host_of
 
 URL = "url"
@@ -34,7 +34,7 @@ class Tombstones:
             ``read_only``).
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
         rows = db.execute("SELECT kind, key FROM tombstones").fetchall()
         self.urls = {str(k) for kind, k in rows if kind == URL}
@@ -68,6 +68,7 @@ class Tombstones:
 
     def _bury(self, kind: str, key: str) -> None:
         self._db.execute(
-            "INSERT OR REPLACE INTO tombstones (kind, key, deleted) VALUES (?, ?, ?)",
+            "INSERT INTO tombstones (kind, key, deleted) VALUES (?, ?, ?) "
+            "ON CONFLICT (kind, key) DO UPDATE SET deleted=excluded.deleted",
             (kind, key, time.time()),
         )

@@ -10,8 +10,9 @@ span an ``await``: other tasks' statements on the connection would join it.
 
 from __future__ import annotations
 
-import sqlite3
 from types import TracebackType
+
+from indexer.crawl.frontier.sql import Connection
 
 
 class Transaction:
@@ -22,7 +23,7 @@ class Transaction:
         StorageError, StateError: from the connection's translation (disk full, broken file).
     """
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self._db = db
         self._outer = False
 

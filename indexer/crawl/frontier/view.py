@@ -18,6 +18,7 @@ from indexer.crawl.frontier.history import OutcomeHistory
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import RunRecord, read_runs
 from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
+from indexer.crawl.frontier.sql import Connection
 
 
 class FrontierView:
@@ -31,7 +32,7 @@ class FrontierView:
     """
 
     def __init__(self, data_dir: Path) -> None:
-        self._db = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
+        self._db: Connection = DataDir(data_dir).open_read_only(FRONTIER, missing_hint=NO_CRAWL)
         self.extract_state = ExtractState(self._db, read_only=True)
         self.history = OutcomeHistory(self._db)
         self.progress = ProgressStore(self._db)
@@ -73,11 +74,9 @@ class FrontierView:
 
     def urls(self, outcome: str | None = None) -> Iterator[tuple[str, str, str]]:
         """``(url, outcome, reason)`` by URL, optionally of one outcome only."""
-        sql = (
-            "SELECT url, CASE WHEN state='done' THEN outcome ELSE state END AS o, "
-            "COALESCE(reason, '') FROM urls"
-        )
+        o = "CASE WHEN state='done' THEN outcome ELSE state END"
+        sql = f"SELECT url, {o}, COALESCE(reason, '') FROM urls"
         if outcome is None:
             yield from self._db.execute(sql + " ORDER BY url")
         else:
-            yield from self._db.execute(sql + " WHERE o=? ORDER BY url", (outcome,))
+            yield from self._db.execute(sql + f" WHERE {o}=? ORDER BY url", (outcome,))

@@ -1,0 +1,113 @@
+"""A psycopg 3 connection that runs the frontier's SQL: placeholders, autocommit, errors.
+
+The frontier's queries are written once with SQLite's placeholders (``?`` and ``:name``,
+:mod:`indexer.crawl.frontier.sql`); :func:`to_pyformat` rewrites them to psycopg's (``%s``,
+``%(name)s``). Statements are sent with client-side binding (:class:`psycopg.ClientCursor`),
+so an untyped parameter such as ``:hash IS NULL`` is typed by PostgreSQL as in SQLite. The
+connection is in autocommit mode: each statement is a transaction unless ``BEGIN`` opened
+one (:class:`~indexer.crawl.frontier.transaction.Transaction`). Errors are translated at
+this boundary into :class:`~indexer.errors.StateError` (the database cannot be reached or
+used) and :class:`~indexer.errors.StorageError` (disk full), each one line naming the URL
+without its password (:func:`redact`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.pq import TransactionStatus
+
+from indexer.errors import StateError, StorageError
+
+_NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+_PASSWORD_PARAM = re.compile(r"(password=)[^&]*", re.I)
+#: Seconds to wait for the server when connecting.
+CONNECT_TIMEOUT = 10
+
+
+def redact(url: str) -> str:
+    """``url`` with its password (userinfo or ``password=`` parameter) replaced by ``***``."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc and ":" in netloc.rsplit("@", 1)[0]:
+        user, host = netloc.rsplit("@", 1)
+        netloc = f"{user.split(':', 1)[0]}:***@{host}"
+    query = _PASSWORD_PARAM.sub(r"\1***", parts.query)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+def to_pyformat(sql: str) -> str:
+    """SQLite placeholders to psycopg's: ``?`` → ``%s``, ``:name`` → ``%(name)s`` (a literal
+    ``%`` doubled). The frontier's SQL has no ``?`` or ``:`` inside string literals."""
+    return _NAMED.sub(r"%(\1)s", sql.replace("%", "%%").replace("?", "%s"))
+
+
+class PgConnection:
+    """The frontier's :class:`~indexer.crawl.frontier.sql.Connection` on PostgreSQL.
+
+    Args:
+        url: a ``postgresql://`` URL (libpq's syntax).
+        search_path: the database schema the frontier's tables live in.
+
+    Raises:
+        StateError: the server cannot be reached or refuses the login (names the URL
+            without its password).
+    """
+
+    def __init__(self, url: str, search_path: str) -> None:
+        self.url = redact(url)
+        try:
+            self._conn = psycopg.connect(
+                url,
+                autocommit=True,
+                cursor_factory=psycopg.ClientCursor,
+                connect_timeout=CONNECT_TIMEOUT,
+                application_name="indexer",
+            )
+        except psycopg.Error as exc:
+            raise StateError(self.url, f"cannot connect to PostgreSQL: {exc}") from None
+        self.execute(f"SET search_path TO {search_path}")
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open (also one that failed and awaits ROLLBACK)."""
+        return self._conn.info.transaction_status != TransactionStatus.IDLE
+
+    def execute(self, sql: str, parameters: Any = None, /) -> psycopg.ClientCursor[Any]:
+        """Run one statement (SQLite placeholders); the cursor holds its rows."""
+        query = sql if parameters is None else to_pyformat(sql)
+        try:
+            return self._conn.cursor().execute(query, parameters)  # type: ignore[return-value]
+        except psycopg.Error as exc:
+            raise self._translate(exc) from None
+
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> psycopg.ClientCursor[Any]:
+        """Run one statement once per parameter row."""
+        cur = self._conn.cursor()
+        try:
+            cur.executemany(to_pyformat(sql), parameters)
+        except psycopg.Error as exc:
+            raise self._translate(exc) from None
+        return cur  # type: ignore[return-value]
+
+    def executescript(self, sql: str, /) -> None:
+        """Run statements without parameters (one round trip)."""
+        self.execute(sql)
+
+    def close(self) -> None:
+        """Close the connection (an open transaction is rolled back by the server)."""
+        self._conn.close()
+
+    def _translate(self, exc: psycopg.Error) -> Exception:
+        """StorageError for a full disk, StateError when the connection is gone or the
+        server refuses; other errors (a bug in a query) pass unchanged."""
+        if isinstance(exc, pg_errors.DiskFull | pg_errors.OutOfMemory):
+            return StorageError(self.url, f"PostgreSQL: {exc}")
+        if isinstance(exc, psycopg.OperationalError) or self._conn.closed:
+            return StateError(self.url, f"PostgreSQL: {exc}")
+        return exc

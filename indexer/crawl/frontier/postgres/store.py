@@ -1,0 +1,188 @@
+"""The PostgreSQL frontier backend: the SQLite :class:`Frontier`'s interface on a shared database.
+
+:class:`PgFrontier` runs the SQLite frontier's queries (:mod:`indexer.crawl.frontier.store`,
+:mod:`~indexer.crawl.frontier.recrawl`, :mod:`~indexer.crawl.frontier.tombstones`,
+:mod:`~indexer.crawl.frontier.extract_state`, :mod:`~indexer.crawl.frontier.progress`) on a
+:class:`~indexer.crawl.frontier.postgres.connection.PgConnection`; it replaces only what
+differs: opening (the database schema instead of the state file) and the claim, which takes
+a row with ``FOR UPDATE SKIP LOCKED`` so that processes sharing the database never claim the
+same URL. The data directory still holds what is each process's own (the outbox, the missed
+ids, its lock).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from indexer.crawl.datadir import DataDir
+from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.leases import HostLeases
+from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
+from indexer.crawl.frontier.progress import ProgressStore
+from indexer.crawl.frontier.runs import CLOSING_PHASES
+from indexer.crawl.frontier.store import Claimed, Frontier
+from indexer.crawl.frontier.tombstones import Tombstones
+from indexer.errors import StateError
+
+_CLAIM = (
+    "WITH c AS (UPDATE urls SET state='fetching', fetched_run=:run, updated=:now WHERE url = "
+    "(SELECT url FROM urls WHERE host=:host AND state='queued' AND run=:run "
+    "AND next_fetch<=:now ORDER BY depth LIMIT 1 FOR UPDATE SKIP LOCKED) "
+    "RETURNING url, depth, attempts, etag, last_modified, content_hash, resend), "
+    "l AS (UPDATE host_leases SET next_allowed_at=GREATEST(next_allowed_at, :next) "
+    "WHERE host=:host AND owner=:me AND EXISTS (SELECT 1 FROM c)) SELECT * FROM c"
+)
+#: A resumed (or joined) run queues again only what no live lease holds.
+_REQUEUE_ORPHANS = (
+    "UPDATE urls SET state='queued' WHERE state='fetching' AND host NOT IN "
+    "(SELECT host FROM host_leases WHERE owner IS NOT NULL AND expires_at >= ?)"
+)
+
+
+class PgFrontier(Frontier):
+    """The frontier in PostgreSQL (``frontier.url``), with a lock on this process's data dir.
+
+    Args:
+        url: ``postgresql://user:password@host:port/dbname`` (libpq's URL syntax).
+        data_dir: this process's directory for the outbox and its lock (created if missing).
+        create: a database without a frontier gets one (a new crawl); when False it is an
+            error (``crawl --resume``, ``reindex``, ``delete``).
+
+    Raises:
+        CrawlLockedError: another process holds the lock on ``data_dir``.
+        StateError: the database cannot be reached, holds no frontier and not ``create``,
+            or holds a foreign or newer one (one line naming the URL without its password).
+    """
+
+    def __init__(
+        self,
+        url: str,
+        data_dir: Path,
+        *,
+        create: bool = True,
+        lease_seconds: float = 30.0,
+        delay: float = 0.0,
+    ) -> None:
+        self.data_dir = DataDir(data_dir)
+        self._db = db = PgConnection(url, NAMESPACE)
+        self.url = db.url  # without the password
+        try:
+            prepare(db, create=create)
+            self.data_dir.lock()
+        except BaseException:
+            db.close()
+            raise
+        self.tombstones = Tombstones(self._db)
+        self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
+        self.progress = ProgressStore(self._db)
+        self.leases = HostLeases(db, lease_seconds, delay)
+        self.run = 0
+
+    def close(self) -> None:
+        """Give this process's host leases back, close the connection, release the lock."""
+        try:
+            self.leases.release_all()
+        finally:
+            super().close()
+
+    def start_run(self, resume: bool) -> int:
+        """:meth:`Frontier.start_run`; resuming (or joining) the open run queues again only
+        the URLs left ``fetching`` on hosts no live lease holds (another process may be
+        fetching them now)."""
+        row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        if resume and row is not None and row[1] is None:
+            self.run = self.leases.run = int(row[0])
+            self._db.execute(_REQUEUE_ORPHANS, (time.time(),))
+            return self.run
+        self.leases.run = super().start_run(resume=False)
+        return self.run
+
+    def open_run(self) -> int | None:
+        """The number of the last run when it is still open (a crawl runs), else None."""
+        row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
+        return None if row is None or row[1] is not None else int(row[0])
+
+    def set_phase(self, phase: str, exit_code: int | None = None, reason: str = "") -> None:
+        """:meth:`Frontier.set_phase`; a closing phase is left to the last process of the
+        run: while another process holds a live lease the run stays open."""
+        if phase in CLOSING_PHASES and self.leases.others_alive(time.time()):
+            return
+        super().set_phase(phase, exit_code, reason)
+
+    def finish_run(self) -> None:
+        """:meth:`Frontier.finish_run`, unless another process still crawls the run."""
+        if not self.leases.others_alive(time.time()):
+            super().finish_run()
+
+    def claim(self, host: str, now: float) -> Claimed | None:
+        """Take the shallowest due URL of ``host`` queued in this run (see
+        :meth:`Frontier.claim`) when this process holds the host's lease and the host's
+        ``next_allowed_at`` has come (:mod:`.leases`); a row another process is claiming is
+        skipped, never waited for or taken twice (``FOR UPDATE SKIP LOCKED``)."""
+        allowed = self.leases.take(host, now, self.run)
+        if allowed is None or allowed > now:
+            return None
+        params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
+        row = self._db.execute(_CLAIM, params | {"next": self.leases.gap_after(now)}).fetchone()
+        if row is None:
+            return None
+        self.leases.claimed(row[0], host, now)
+        return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
+
+    def next_due(self, host: str) -> float | None:
+        """Earliest ``next_fetch`` among the host's URLs queued in this run, or None (the
+        host's lease is then given back); not before the host's lease can be had: its
+        ``next_allowed_at``, or when another process's lease is asked for again."""
+        self.leases.renew_due()
+        row = self._db.execute(
+            "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued' AND run=?",
+            (host, self.run),
+        ).fetchone()
+        if row[0] is None:
+            if not self._fetching(host):
+                self.leases.release(host)
+            return None
+        due = float(row[0])
+        allowed = self.leases.take(host, time.time(), self.run)
+        if allowed is None:
+            return max(due, self.leases.retry_at(host) or due)
+        return max(due, allowed)
+
+    def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
+        """:meth:`Frontier.finish`; the URL is no longer in flight here."""
+        super().finish(url, outcome, reason, **fields)
+        self.leases.ended(url)
+
+    def retry_later(self, url: str, at: float, reason: str) -> None:
+        """:meth:`Frontier.retry_later`; the URL is no longer in flight here."""
+        super().retry_later(url, at, reason)
+        self.leases.ended(url)
+
+    def release(self, url: str) -> None:
+        """:meth:`Frontier.release`; the URL is no longer in flight here."""
+        super().release(url)
+        self.leases.ended(url)
+
+    def _fetching(self, host: str) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM urls WHERE host=? AND state='fetching' AND run=? LIMIT 1",
+            (host, self.run),
+        ).fetchone()
+        return row is not None
+
+    def copy_to(self, data_dir: Path) -> None:
+        """Not available: a dry run's copy is a SQLite file (``reindex --dry-run``).
+
+        Raises:
+            StateError: always, naming the database.
+        """
+        raise StateError(self.url, "a dry run copies a SQLite frontier only")
+
+
+if TYPE_CHECKING:  # mypy checks that this backend implements the whole interface
+    from indexer.crawl.frontier.interface import FrontierBackend
+
+    _PG: type[FrontierBackend] = PgFrontier

@@ -1,0 +1,108 @@
+"""``indexer crawl --join``: another process (on this or another machine) joins the crawl
+running on a shared PostgreSQL frontier (issue #20).
+
+The first process of a crawl on ``frontier.url`` stores the settings that must be the same
+in every process (:data:`SHARED_KEYS`, beside the stored scope of
+:mod:`indexer.crawl.stored_scope`); a joining process is refused, with a
+:class:`~indexer.errors.ConfigError` naming the setting, when there is no shared frontier,
+when no crawl runs on it (its last run is closed), or when its scope or those settings differ
+from the stored ones. A joining process continues the open run (``crawl.resume``); the host
+leases (:mod:`indexer.crawl.frontier.postgres.leases`) keep each host to one process.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from indexer.crawl.frontier import Frontier
+from indexer.crawl.stored_scope import load_scope, scope_of
+from indexer.errors import ConfigError
+from indexer.settings import Settings
+
+#: Settings every process of one crawl must share: politeness and limits.
+SHARED_KEYS = (
+    "fetch.delay",
+    "fetch.per_host",
+    "fetch.user_agent",
+    "crawl.max_pages",
+    "crawl.max_pages_per_host",
+    "crawl.max_depth",
+    "crawl.formats",
+    "extract.profile",
+)
+_META_KEY = "shared_settings"
+
+
+def shared_settings(settings: Settings) -> dict[str, Any]:
+    """The :data:`SHARED_KEYS` values of ``settings`` as JSON-ready data."""
+    data = settings.model_dump(mode="json")
+    return {key: data[key.split(".")[0]][key.split(".")[1]] for key in SHARED_KEYS}
+
+
+def save_shared(frontier: Frontier, settings: Settings) -> None:
+    """Store the crawl's :func:`shared_settings` (its first process, at its start)."""
+    frontier.set_meta(_META_KEY, json.dumps(shared_settings(settings), ensure_ascii=False))
+
+
+def check_join(frontier: Frontier, settings: Settings, open_run: int | None) -> None:
+    """Refuse a ``--join`` that cannot join.
+
+    Args:
+        frontier: the shared frontier (opened without creating it).
+        settings: the joining process's settings.
+        open_run: the number of the frontier's open run, or None when its last run is closed.
+
+    Raises:
+        ConfigError: no crawl runs (names ``--join``); a scope key or a shared setting
+            differs from the running crawl's (names it, with both values).
+    """
+    if open_run is None:
+        raise ConfigError(
+            "--join", "no crawl runs on this frontier: start one with `indexer crawl SEED_URL`"
+        )
+    stored = load_scope(frontier) or {}
+    if settings.crawl.seeds:
+        mine = scope_of(settings.crawl)
+        for key, value in stored.items():
+            if mine.get(key) != value:
+                raise _differs(f"crawl.{key}", value, mine.get(key))
+    raw = frontier.meta(_META_KEY)
+    theirs = json.loads(raw) if raw else {}
+    mine = shared_settings(settings)
+    for key, value in theirs.items():
+        if mine.get(key) != value:
+            raise _differs(key, value, mine.get(key))
+
+
+def join_or_lead(frontier: Frontier, settings: Settings, *, join: bool) -> None:
+    """At a crawl's start: check a ``--join`` (:func:`check_join`), or, for the first process
+    of a crawl on a shared frontier, store its :func:`shared_settings`.
+
+    Raises:
+        ConfigError: as :func:`check_join`; ``--join`` without ``frontier.url``.
+    """
+    if not join:
+        if settings.frontier.url and not settings.crawl.resume:
+            save_shared(frontier, settings)
+        return
+    from indexer.crawl.frontier.postgres.store import PgFrontier
+
+    require_shared(settings)
+    assert isinstance(frontier, PgFrontier)
+    check_join(frontier, settings, frontier.open_run())
+
+
+def require_shared(settings: Settings, *, join: bool = True) -> None:
+    """With ``join``, refuse ``--join`` without a shared frontier (before any state is
+    opened).
+
+    Raises:
+        ConfigError: ``frontier.url`` is empty (names it).
+    """
+    if join and not settings.frontier.url:
+        raise ConfigError("frontier.url", "--join needs a shared frontier: give --frontier URL")
+
+
+def _differs(key: str, theirs: Any, mine: Any) -> ConfigError:
+    return ConfigError(key, f"differs from the running crawl's ({mine!r}, it has {theirs!r})")

@@ -1,0 +1,40 @@
+"""The ``frontier.*`` settings section: where the crawl state lives (SQLite or PostgreSQL),
+part of :class:`indexer.settings.Settings` (loaded, layered and validated there).
+
+``frontier.url`` empty (the default) keeps the frontier in ``crawl.data_dir`` as SQLite
+(:class:`indexer.crawl.frontier.Frontier`); a ``postgresql://`` URL puts it in PostgreSQL
+(:class:`indexer.crawl.frontier.postgres.store.PgFrontier`), shared by crawl processes on
+many machines; each process keeps its outbox in its own ``crawl.data_dir``.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+#: URL schemes libpq accepts.
+SCHEMES = ("postgresql", "postgres")
+
+
+class FrontierSettings(BaseModel):
+    """Where the frontier is (``frontier.*``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    url: str = Field(
+        "",
+        description="PostgreSQL URL of a shared frontier (postgresql://user:pw@host:port/db); "
+        "empty: SQLite in crawl.data_dir.",
+    )
+    lease_seconds: float = Field(
+        30.0, gt=0, description="How long a process holds a host without renewing it (s)."
+    )
+
+    @field_validator("url")
+    @classmethod
+    def _postgresql_url(cls, value: str) -> str:
+        """Empty, or a ``postgresql://`` (or ``postgres://``) URL, libpq's syntax."""
+        if value and urlsplit(value).scheme not in SCHEMES:
+            raise ValueError("not a postgresql:// URL (e.g. postgresql://crawler@db/indexer)")
+        return value

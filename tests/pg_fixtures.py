@@ -1,0 +1,109 @@
+"""Fixtures for the PostgreSQL frontier, and for running one test over both frontier backends.
+
+``pg_cluster`` (session): a throwaway cluster (:mod:`tests.pgcluster`), stopped by its pid at
+session end, also on failure; skipped when Debian's ``postgresql`` is not installed, except
+under CI (``CI`` set), where that fails. ``pg_url`` (function): the URL of a new, empty
+database. ``frontier_kind`` (function, parametrized ``sqlite`` / ``postgres``) and
+``open_frontier`` (function): ``open_frontier(data_dir, create=True)`` opens the frontier of
+that kind, so a test taking ``open_frontier`` runs against both backends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.opening import open_view
+from indexer.crawl.frontier.postgres.schema import NAMESPACE
+from indexer.crawl.frontier.postgres.store import PgFrontier
+from indexer.crawl.frontier.view import FrontierView
+from tests.pgcluster import Cluster, pg_bindir, start_cluster
+
+OpenFrontier = Callable[..., Frontier]
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A running PostgreSQL cluster on 127.0.0.1 (see :mod:`tests.pgcluster`)."""
+    if pg_bindir() is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed (scripts/test.sh installs it)")
+        pytest.skip("Debian's postgresql is not installed")
+    cluster = start_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> str:
+    """The URL of a new, empty database of the cluster (one per test)."""
+    name = f"t{os.getpid()}_{next(_numbers)}"
+    with psycopg.connect(pg_cluster.url(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return pg_cluster.url(name)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def frontier_kind(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` or ``postgres``: the frontier backend of this run of the test."""
+    kind: str = request.param
+    return kind
+
+
+@pytest.fixture
+def open_frontier(frontier_kind: str, request: pytest.FixtureRequest) -> OpenFrontier:
+    """``open_frontier(data_dir, create=True)``: the frontier of ``frontier_kind`` (for
+    PostgreSQL one database per test, shared by every data directory the test opens)."""
+    if frontier_kind == "sqlite":
+        return lambda data_dir, create=True: Frontier(data_dir, create=create)
+    url: str = request.getfixturevalue("pg_url")
+    return lambda data_dir, create=True: PgFrontier(url, data_dir, create=create)
+
+
+def read_elsewhere(frontier: Frontier, sql: str, params: tuple[object, ...] = ()) -> list[tuple]:
+    """Rows of ``sql`` (``?`` placeholders) read on a connection of its own to the database
+    behind ``frontier`` (what another process sees: committed writes only)."""
+    if isinstance(frontier, PgFrontier):
+        with psycopg.connect(frontier.url, autocommit=True) as conn:
+            conn.execute(f"SET search_path TO {NAMESPACE}")
+            return list(conn.execute(sql.replace("?", "%s"), params).fetchall())
+    with contextlib.closing(sqlite3.connect(frontier.data_dir.frontier)) as db:
+        return list(db.execute(sql, params).fetchall())
+
+
+@dataclass(frozen=True)
+class FrontierCli:
+    """The command-line side of one frontier backend.
+
+    Attributes:
+        flags: what to add to ``indexer crawl|reindex|delete|report`` (``--frontier URL``).
+        url: ``frontier.url`` ('' for SQLite).
+    """
+
+    flags: tuple[str, ...]
+    url: str
+
+    def view(self, data_dir: Path) -> FrontierView:
+        """The read-only view ``indexer report`` opens."""
+        return open_view(data_dir, self.url)
+
+
+@pytest.fixture
+def frontier_cli(frontier_kind: str, request: pytest.FixtureRequest) -> FrontierCli:
+    """:class:`FrontierCli` of ``frontier_kind`` (one new database for ``postgres``)."""
+    if frontier_kind == "sqlite":
+        return FrontierCli((), "")
+    url: str = request.getfixturevalue("pg_url")
+    return FrontierCli(("--frontier", url), url)

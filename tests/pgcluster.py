@@ -1,0 +1,186 @@
+"""A throwaway PostgreSQL cluster for tests: Debian's ``postgresql`` binaries, a temp directory.
+
+:func:`start_cluster` runs ``initdb`` and ``pg_ctl start`` in a new temporary directory,
+listening on 127.0.0.1 only (a free port) and on a unix socket in that directory, with
+trust authentication for the superuser ``indexer``. PostgreSQL refuses to run as root, so
+under root the cluster runs as the unprivileged system user :data:`PG_USER` (created when
+missing) and the directory is handed to it. :meth:`Cluster.stop` stops the postmaster by the
+pid in its ``postmaster.pid`` (SIGINT: fast shutdown; SIGKILL after a timeout) and removes
+the directory; the fixture calls it also on failure.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The system user the cluster runs as when the tests run as root.
+PG_USER = "indexer-pg"
+#: The cluster's superuser (trust authentication on loopback and the socket).
+SUPERUSER = "indexer"
+
+
+def pg_bindir() -> Path | None:
+    """The newest ``/usr/lib/postgresql/<version>/bin`` that has ``initdb``, or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version_key)
+    return Path(found[-1]).parent if found else None
+
+
+def _version_key(path: str) -> int:
+    part = Path(path).parts[-3]
+    return int(part) if part.isdigit() else 0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _run_as() -> str | None:
+    """The user to run the server as: :data:`PG_USER` under root (created if missing)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam(PG_USER)
+    except KeyError:
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_USER],
+            check=True,
+        )
+    return PG_USER
+
+
+@dataclass
+class Cluster:
+    """A running cluster.
+
+    Attributes:
+        root: its temporary directory (data in ``data/``, socket and log beside it).
+        port: the TCP port on 127.0.0.1.
+        bindir: the PostgreSQL binaries used.
+    """
+
+    root: Path
+    port: int
+    bindir: Path
+
+    def url(self, dbname: str = "postgres", password: str = "") -> str:
+        """A ``postgresql://`` URL of database ``dbname`` (the password is ignored: trust)."""
+        auth = f"{SUPERUSER}:{password}" if password else SUPERUSER
+        return f"postgresql://{auth}@127.0.0.1:{self.port}/{dbname}"
+
+    def pid(self) -> int | None:
+        """The postmaster's pid from ``postmaster.pid``, or None when it is not running."""
+        try:
+            return int((self.root / "data" / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def stop(self, timeout: float = 20.0) -> None:
+        """Stop the postmaster by its pid (fast shutdown, then SIGKILL) and remove the dir."""
+        pid = self.pid()
+        if pid is not None:
+            _signal_and_wait(pid, timeout)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _signal_and_wait(pid: int, timeout: float) -> None:
+    for sig, wait in ((signal.SIGINT, timeout), (signal.SIGKILL, 5.0)):
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if not _alive(pid):
+                return
+            time.sleep(0.05)
+
+
+def start_cluster() -> Cluster:
+    """Make and start a cluster in a new temporary directory (see the module docstring).
+
+    Raises:
+        RuntimeError: no PostgreSQL binaries (``apt-get install postgresql``).
+        subprocess.CalledProcessError: ``initdb`` or ``pg_ctl`` failed (its output attached).
+    """
+    bindir = pg_bindir()
+    if bindir is None:
+        raise RuntimeError("no /usr/lib/postgresql/*/bin/initdb: apt-get install postgresql")
+    user = _run_as()
+    root = Path(tempfile.mkdtemp(prefix="indexer-pg-"))
+    if user is not None:
+        shutil.chown(root, user)
+    cluster = Cluster(root, _free_port(), bindir)
+    try:
+        _initdb(cluster, user)
+        _pg_ctl_start(cluster, user)
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster
+
+
+def _run(cmd: list[str], user: str | None) -> None:
+    subprocess.run(cmd, check=True, capture_output=True, user=user, cwd="/")
+
+
+def _initdb(cluster: Cluster, user: str | None) -> None:
+    _run(
+        [
+            str(cluster.bindir / "initdb"),
+            "-D",
+            str(cluster.root / "data"),
+            "-U",
+            SUPERUSER,
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+        ],
+        user,
+    )
+
+
+def _pg_ctl_start(cluster: Cluster, user: str | None) -> None:
+    options = (
+        f"-p {cluster.port} -h 127.0.0.1 -k {cluster.root} -c fsync=off "
+        "-c synchronous_commit=off -c full_page_writes=off -c max_connections=100"
+    )
+    _run(
+        [
+            str(cluster.bindir / "pg_ctl"),
+            "-D",
+            str(cluster.root / "data"),
+            "-l",
+            str(cluster.root / "server.log"),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "start",
+        ],
+        user,
+    )
