@@ -69,6 +69,14 @@ class ExtractState:
             (url, run, zlib.compress(lines.encode("utf-8"))),
         )
 
+    def save_packed_explanation(self, url: str, run: int, packed: bytes) -> None:
+        """:meth:`save_explanation` for lines compressed already (zlib of their UTF-8, as
+        :func:`indexer.extract.explain.pack` makes them in the page's worker)."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO explanations (url, run, data) VALUES (?, ?, ?)",
+            (url, run, packed),
+        )
+
     def explanation(self, url: str) -> str | None:
         """The JSON lines stored for ``url``, or None."""
         row = self._query("SELECT data FROM explanations WHERE url=?", (url,))

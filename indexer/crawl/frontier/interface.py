@@ -175,6 +175,11 @@ class ExtractRecords(Protocol):
         """Store the explanation (JSON lines) of a page's extraction."""
         ...
 
+    def save_packed_explanation(self, url: str, run: int, packed: bytes) -> None:
+        """:meth:`save_explanation` of lines compressed already: ``zlib`` of their UTF-8
+        (:func:`indexer.extract.explain.pack`, done in the page's worker)."""
+        ...
+
     def explanation(self, url: str) -> str | None:
         """The stored explanation of ``url``, or None."""
         ...
