@@ -20,6 +20,7 @@ the content (``rules``, ``semantic``, ``dom``, ``blocks``, ``fallback``), ``titl
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -105,3 +106,19 @@ def dom_path(element: etree._Element, cache: dict[etree._Element, str]) -> str:
 def to_lines(decisions: list[Decision]) -> str:
     """Decisions as JSON lines (at most ``MAX_DECISIONS``), the stored form."""
     return "\n".join(d.as_json() for d in decisions[:MAX_DECISIONS])
+
+
+def pack(lines: str) -> bytes:
+    """JSON lines as stored: UTF-8, zlib-compressed (level 1: an explanation is written for
+    every indexed page and read rarely; a tenth of its size at a third of level 6's cost).
+    ``b""`` for no lines."""
+    return zlib.compress(lines.encode("utf-8"), 1) if lines else b""
+
+
+def unpack(packed: bytes) -> str:
+    """The JSON lines of :func:`pack`'s bytes.
+
+    Raises:
+        zlib.error: the bytes are not zlib data.
+    """
+    return zlib.decompress(packed).decode("utf-8") if packed else ""

@@ -100,6 +100,11 @@ class Outbox:
         """Close the database."""
         self._db.close()
 
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The outbox's connection (autocommit mode), for a grouping of commits."""
+        return self._db
+
     def add(self, doc: dict[str, Any]) -> None:
         """Queue an add (or replacement) of ``doc``; ``doc["id"]`` is its id."""
         payload = json.dumps(doc, ensure_ascii=False)

@@ -180,6 +180,11 @@ class DocumentSink:
             if self._outbox.count() > high_water:
                 await asyncio.sleep(0.2)
 
+    def state_connections(self) -> tuple[sqlite3.Connection, ...]:
+        r"""The outbox's connection once :meth:`open`\ ed with one (for the crawl's grouped
+        commits, :meth:`indexer.crawl.frontier.groups.GroupedCommits.grouped`), else ()."""
+        return () if self._outbox is None else (self._outbox.connection,)
+
     def add(self, doc: dict[str, Any], text: str, *, update: bool) -> None:
         """Send a document (JSON-ready dict with ``id``); ``update``: it was indexed before.
 

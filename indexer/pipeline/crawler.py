@@ -228,12 +228,13 @@ class Crawler:
                 )
                 visitor = self._visitor(Clients(fetcher, robots, sitemaps, pool, documents))
                 stop = self.options.stop
-                await self.dispatcher.run(
-                    visitor.visit,
-                    lambda: self.sink.wait_ready(stop),
-                    stop,
-                    self._progress,
-                )
+                with self.frontier.grouped(*self.sink.state_connections()):  # see .groups
+                    await self.dispatcher.run(
+                        visitor.visit,
+                        lambda: self.sink.wait_ready(stop),
+                        stop,
+                        self._progress,
+                    )
                 if stop.is_set():  # the held pages are fetched again on resume
                     self.sitewide.requeue_held()
                 else:

@@ -143,6 +143,7 @@ class Dispatcher:
         """
         last_progress = 0.0
         while not stop.is_set():
+            self.frontier.commit_due()  # the grouped writes of pages done by now
             await ready()
             wait = self._launch(visit)
             if not self._tasks and wait is None:

@@ -152,7 +152,8 @@ class SiteLearning:
         host's template was not settled when it was extracted, or if it is dense with
         links (:func:`link_dense`: a table of contents that later pages explain)."""
         if page.explanation:
-            self.frontier.extract_state.save_explanation(url, self.frontier.run, page.explanation)
+            state = self.frontier.extract_state
+            state.save_packed_explanation(url, self.frontier.run, page.explanation)
         if not self.enabled or sitewide_duplicate:
             return
         before = self.learner.pages(host)
@@ -201,7 +202,7 @@ class SiteLearning:
             return
         digest = content_hash(doc)
         if page.explanation:
-            self.frontier.extract_state.save_explanation(
+            self.frontier.extract_state.save_packed_explanation(
                 stored.url, self.frontier.run, page.explanation
             )
         if digest == stored.digest:

@@ -16,7 +16,7 @@ from indexer.crawl.candidates import Candidates, LinkRules, judge_links
 from indexer.encoding import decode_body
 from indexer.errors import ExtractError
 from indexer.extract import Extraction, SiteRule, extract_page
-from indexer.extract.explain import to_lines
+from indexer.extract.explain import pack, to_lines
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.template import NO_TEMPLATE, SiteTemplate
 from indexer.models import DecodedText, ExtractedDoc
@@ -36,7 +36,9 @@ class ProcessedPage:
             (``parse-error``, ``encrypted``, …) or the format decision's.
         keys: template keys of the page's blocks (:mod:`indexer.extract.template`), when
             asked for.
-        explanation: why each block was kept or dropped, JSON lines, when asked for.
+        explanation: why each block was kept or dropped, when asked for: JSON lines packed
+            for storage (:func:`indexer.extract.explain.pack`, a tenth of their size to
+            send back), ``b""`` when not asked for.
         links: the outlinks judged by the worker when it was given :class:`LinkRules`
             (``extracted.outlinks`` is then empty), else None.
     """
@@ -46,7 +48,7 @@ class ProcessedPage:
     error: str = ""
     outcome: str = ""
     keys: tuple[str, ...] = ()
-    explanation: str = ""
+    explanation: bytes = b""
     links: Candidates | None = None
 
     @property
@@ -116,7 +118,7 @@ def _result(
     decoded: DecodedText, extraction: Extraction, explain: bool, links: LinkRules | None
 ) -> ProcessedPage:
     """The page as the crawl uses it: the outlinks judged here when ``links`` are given."""
-    lines = to_lines(extraction.decisions) if explain else ""
+    lines = pack(to_lines(extraction.decisions)) if explain else b""
     doc, judged = extraction.doc, None
     if links is not None:
         judged = judge_links(doc.outlinks, links)

@@ -72,6 +72,15 @@ class ExtractState:
             (url, run, zlib.compress(lines.encode("utf-8"))),
         )
 
+    def save_packed_explanation(self, url: str, run: int, packed: bytes) -> None:
+        """:meth:`save_explanation` for lines compressed already (zlib of their UTF-8, as
+        :func:`indexer.extract.explain.pack` makes them in the page's worker)."""
+        self._db.execute(
+            "INSERT INTO explanations (url, run, data) VALUES (?, ?, ?) ON CONFLICT (url) "
+            "DO UPDATE SET run=excluded.run, data=excluded.data",
+            (url, run, packed),
+        )
+
     def explanation(self, url: str) -> str | None:
         """The JSON lines stored for ``url``, or None."""
         row = self._query("SELECT data FROM explanations WHERE url=?", (url,))

@@ -14,8 +14,10 @@ is split by concern so that each can grow beside the others:
 
 :class:`AsyncURLQueue` is the queue's hot calls as coroutines that leave the event loop (a
 backend runs them on one thread of its own, adds batched, in the order they were handed
-in, so that a refusal recorded after an add cannot overtake it); the crawl does not use it
-yet, it calls :class:`URLQueue` on the loop.
+in, so that a refusal recorded after an add cannot overtake it):
+:class:`~indexer.crawl.frontier.threaded.ThreadedQueue` implements it over any backend of
+:class:`URLQueue`; the crawl does not use it yet, it calls :class:`URLQueue` on the loop
+(with grouped commits, :mod:`indexer.crawl.frontier.groups`).
 Entries are ``(url, host, depth)``; times are epoch seconds; outcomes are
 :class:`~indexer.outcomes.Outcome` values (or ``http-<code>``).
 """
@@ -173,6 +175,11 @@ class ExtractRecords(Protocol):
 
     def save_explanation(self, url: str, run: int, lines: str) -> None:
         """Store the explanation (JSON lines) of a page's extraction."""
+        ...
+
+    def save_packed_explanation(self, url: str, run: int, packed: bytes) -> None:
+        """:meth:`save_explanation` of lines compressed already: ``zlib`` of their UTF-8
+        (:func:`indexer.extract.explain.pack`, done in the page's worker)."""
         ...
 
     def explanation(self, url: str) -> str | None:

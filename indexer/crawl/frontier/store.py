@@ -19,12 +19,12 @@ from types import TracebackType
 
 from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.groups import GroupedCommits
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
 from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL, upgrade
 from indexer.crawl.frontier.tombstones import Tombstones
-from indexer.crawl.frontier.transaction import Transaction
 from indexer.errors import StateError
 
 
@@ -53,7 +53,7 @@ class Claimed:
     resend: bool = False
 
 
-class Frontier(RecrawlRecords):
+class Frontier(RecrawlRecords, GroupedCommits):
     """SQLite-backed URL store with an exclusive lock on its directory.
 
     Args:
@@ -391,8 +391,3 @@ class Frontier(RecrawlRecords):
         """URLs queued or being fetched."""
         row = self._db.execute("SELECT COUNT(*) FROM urls WHERE state != 'done'").fetchone()
         return int(row[0])
-
-    def batch(self) -> Transaction:
-        """``with frontier.batch():`` makes the writes of a section one transaction (one
-        commit; all or none); the section must not ``await`` (:mod:`.transaction`)."""
-        return Transaction(self._db)

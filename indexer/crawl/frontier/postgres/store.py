@@ -12,7 +12,9 @@ ids, its lock).
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +25,7 @@ from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import CLOSING_PHASES
+from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.store import Claimed, Frontier
 from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.errors import StateError
@@ -80,6 +83,17 @@ class PgFrontier(Frontier):
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
         self.run = 0
+
+    @contextlib.contextmanager
+    def grouped(self, *followers: Connection) -> Iterator[None]:
+        """No group commit here: each page's writes stay one transaction of their own, so
+        that claims, leases and outcomes are seen by the other processes at once (an open
+        transaction would hold its lease rows and hide new ones; :mod:`..groups` is for the
+        single-process SQLite frontier)."""
+        yield
+
+    def commit_due(self) -> None:
+        """Nothing is held back (see :meth:`grouped`)."""
 
     def close(self) -> None:
         """Give this process's host leases back, close the connection, release the lock."""
