@@ -68,6 +68,19 @@ def tika_request(base_url: str, body: bytes, timeout: float) -> dict[str, Any]:
         raise TikaServiceError("gone", f"Tika service at {base_url}: {reason}") from None
 
 
+def service_problem(base_url: str, timeout: float = 5.0) -> str | None:
+    """Why the service at ``base_url`` (``extract.tika_url``) cannot be used, or None when
+    ``GET /health`` answers ``ok`` within ``timeout`` seconds."""
+    try:
+        with urllib.request.urlopen(f"{base_url.rstrip('/')}/health", timeout=timeout) as reply:
+            if reply.read(16).strip() == b"ok":
+                return None
+            problem = "its /health does not answer ok"
+    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
+        problem = f"it does not answer ({getattr(exc, 'reason', exc)})"
+    return f"extract.tika_url={base_url}: {problem}"
+
+
 def _refusal(exc: urllib.error.HTTPError) -> DocumentError:
     try:
         detail = json.loads(exc.read().decode("utf-8", "replace"))
