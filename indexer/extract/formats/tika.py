@@ -7,7 +7,8 @@ Metadata names are Tika's (``dc:title``, ``dc:creator``, ``dcterms:created``,
 ``xmpTPg:NPages`` …; Tika's ``TikaCoreProperties``). The answer becomes an
 :class:`~indexer.models.ExtractedDoc` the way the Python parsers make theirs
 (:mod:`.fields`): title from ``dc:title`` (OLE2 summary information, RTF ``\\title``) else
-the first line, language guessed from the text before the metadata's.
+the first line, language guessed from the text before the metadata's. An RTF gets an
+explicit body start first (:mod:`.rtfbody`: Tika drops text it takes for the header's).
 
 urllib's errors are translated here: a refused or dropped connection is
 :class:`~indexer.errors.TikaServiceError` ``gone``, no answer in time ``timeout``.
@@ -24,6 +25,7 @@ from typing import Any
 
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats.fields import clean_text, first_line, guess_lang, iso_date, meta_value
+from indexer.extract.formats.rtfbody import with_body_start
 from indexer.models import ExtractedDoc
 
 #: The longest text kept of one document (characters); the rest is cut with a note.
@@ -151,4 +153,6 @@ def tika_document(base_url: str, fmt: str, body: bytes, timeout: float) -> Extra
         DocumentError: the document's outcome (``encrypted``, ``parse-error``, ``no-text``).
         TikaServiceError: the service is gone or took longer than ``timeout`` seconds.
     """
+    if fmt == "rtf":
+        body = with_body_start(body.removeprefix(b"\xef\xbb\xbf"))
     return tika_extracted(fmt, tika_request(base_url, body, timeout))
