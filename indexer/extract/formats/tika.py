@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import urllib.error
 import urllib.request
 from datetime import datetime
@@ -32,6 +33,12 @@ from indexer.models import ExtractedDoc
 MAX_TEXT_CHARS = 20_000_000
 #: Dates before this year are a format's "unset" (an OLE2 FILETIME of 0 is 1601-01-01).
 FIRST_YEAR = 1900
+#: A slide or notes line of placeholder marks only: PowerPoint 97 stores a slide-number,
+#: date or footer field as ``*`` in its text (MS-PPT, the *MCAtom meta-characters), and an
+#: empty bullet paragraph leaves its bullet; neither is the slide's text.
+_PLACEHOLDER_LINE = re.compile(
+    r"(?:[*\u2022\u25e6\u25aa\u2023\u25cf\u25cb\u25a0\u25a1\u30fb\s]|‹#›)+"
+)
 _PAGES = ("xmpTPg:NPages", "meta:page-count", "meta:slide-count", "Page-Count")
 
 
@@ -126,7 +133,10 @@ def tika_extracted(fmt: str, answer: dict[str, Any]) -> ExtractedDoc:
     metadata: dict[str, list[str]] = answer.get("metadata") or {}
     # Tika's XHTML puts a tab before each table cell: a line's leading tabs are layout
     raw = str(answer.get("text") or "").replace("\r\n", "\n")
-    text = clean_text("\n".join(line.lstrip("\t ") for line in raw.split("\n")))
+    lines = [line.lstrip("\t ") for line in raw.split("\n")]
+    if fmt == "ppt":
+        lines = [line for line in lines if not _PLACEHOLDER_LINE.fullmatch(line)]
+    text = clean_text("\n".join(lines))
     if not text:
         raise DocumentError("no-text", f"{fmt} without text")
     keywords = _first(metadata, "meta:keyword", "pdf:docinfo:keywords") or ""
