@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 #: The formats the Tika service parses (OpenDocument is read in Python: :mod:`.odf`).
 TIKA_FORMATS = frozenset({"doc", "xls", "ppt", "rtf"})
+#: Seconds at least that the start check of ``extract.tika_url`` waits for ``/health``.
+HEALTH_TIMEOUT = 15.0
 Proc = TikaProcess | None  # the JVM a document was sent to (None: ``extract.tika_url``'s)
 
 
@@ -54,7 +56,8 @@ class TikaDocuments:
         self._process: TikaProcess | None = None
         self._missing: str | None = None
         if extract.tika_url:  # one check at start, not a refused connection per document
-            self._missing = service_problem(extract.tika_url)
+            wait = max(HEALTH_TIMEOUT, extract.document_timeout)  # a loaded machine's JVM
+            self._missing = service_problem(extract.tika_url, wait)
             if self._missing is not None:
                 log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", self._missing)
         self._generation = 0
