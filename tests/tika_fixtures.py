@@ -61,3 +61,26 @@ def path_without_java(tmp: Path) -> str:
     folder = tmp / "bin-without-java"
     folder.mkdir(exist_ok=True)
     return str(folder)
+
+
+#: The bytes that make the service's test-only hook hold a document (``TestHold.java``).
+HOLD_MARKER = "INDEXER-TIKA-HOLD"
+
+
+def hold_env(folder: Path) -> dict[str, str]:
+    """The environment that turns the service's hold hook on, armed (``folder/armed``): a
+    JVM started under it holds each marked document, creating ``folder/held-PID-N``."""
+    folder.mkdir(exist_ok=True)
+    (folder / "armed").touch()
+    return {"JAVA_TOOL_OPTIONS": f"-Dindexer.tika.holdDir={folder}"}
+
+
+def marked_rtf(text: str) -> bytes:
+    """A small RTF whose text is ``text`` (cp932 escapes) and the hold marker."""
+    escaped = "".join(f"\\'{b:02x}" for b in text.encode("cp932"))
+    return f"{{\\rtf1\\ansi\\ansicpg932 {escaped}\\par {HOLD_MARKER}\\par}}".encode("ascii")
+
+
+def held_pids(folder: Path) -> list[int]:
+    """The pid of each document held so far (``held-PID-N``), one per held document."""
+    return [int(p.name.split("-")[1]) for p in sorted(folder.glob("held-*"))]

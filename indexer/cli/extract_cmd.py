@@ -23,6 +23,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from indexer import formats as format_ids
 from indexer.cli.options import add_profile, load_from_args
 from indexer.encoding import decode_body
 from indexer.errors import DocumentError, IndexerError
@@ -42,14 +43,19 @@ from indexer.pipeline.docworkers import DocumentWorkers, Job
 _SITE = "site"  # the one host of the pages given
 
 
+#: Every parsed format, as ``--help`` names it (``text`` stays a word: it is no extension).
+_FORMAT_NAMES = ", ".join(fmt if fmt == "text" else fmt.upper() for fmt in format_ids.PARSED)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``extract`` on the top-level sub-parsers."""
     parser = subparsers.add_parser(
         "extract",
         help="extract title, main text and metadata from saved pages and documents",
-        description="Print one JSON line per FILE (HTML, PDF, DOCX, XLSX, PPTX, text, CSV) "
-        "with the extracted document, or 'outcome' and 'error' fields when it is not "
-        "indexable (wrong-type, parse-error, encrypted, no-text, …); with --explain, one "
+        description=f"Print one JSON line per FILE ({_FORMAT_NAMES}; DOC, XLS, PPT and RTF "
+        "through the Tika service, extract.tika_*) with the extracted document, or "
+        "'outcome' and 'error' fields when it is not indexable (wrong-type, parse-error, "
+        "encrypted, no-text, …); with --explain, one "
         'JSON line per block of a page: {"action": "kept|dropped", "reason", "path", "text"}.',
     )
     parser.add_argument("--config", type=Path, help="TOML settings file (extract.* limits)")

@@ -2,13 +2,15 @@
 
 :class:`TikaDocuments` owns the service's lifecycle for one crawl (or ``indexer extract``):
 the JVM (:class:`~indexer.extract.formats.tika_service.TikaProcess`) is started the first
-time a document needs it, reused, replaced when it died (the document in flight ends
-``parse-error``) or took longer than ``extract.document_timeout`` on a document (that
-document ends ``parse-timeout``; others in flight on the same JVM are asked again once of
-its successor), and stopped by its pid at :meth:`close`. With ``extract.tika_url`` the
-named service is used and never started or stopped. Without java or without the built
-service, these formats end ``unsupported-format`` naming what is missing (part 1's outcome:
-class skipped, effect keep).
+time a document needs it, reused, and replaced when it died or took longer than
+``extract.document_timeout`` on a document (that document ends ``parse-timeout``). A
+document whose connection dropped with the JVM (its death, or another's timeout) is asked
+once more of the successor; one in flight at a second death ends ``parse-error``. The JVM
+is stopped by its pid at :meth:`close`. With ``extract.tika_url`` the named service is used
+and never started or stopped; it is checked once at start (dead: these formats end
+``unsupported-format`` naming the setting). Without java or without the built service,
+these formats end ``unsupported-format`` naming what is missing (part 1's outcome: class
+skipped, effect keep).
 
 :class:`DocumentParsers` is the document pool the crawl uses: the Python document workers
 (:class:`~indexer.pipeline.docworkers.DocumentWorkers`) plus this, chosen by format.
@@ -24,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats import NOT_TEXT, Limits, ParsedDocument, parse_document
-from indexer.extract.formats.tika import tika_document
+from indexer.extract.formats.tika import service_problem, tika_document
 from indexer.extract.formats.tika_service import TikaProcess, find_java, service_classpath
 from indexer.pipeline.docworkers import Answer, DocumentWorkers, Job, Parser
 from indexer.settings import ExtractSettings
@@ -33,6 +35,9 @@ log = logging.getLogger(__name__)
 
 #: The formats the Tika service parses (OpenDocument is read in Python: :mod:`.odf`).
 TIKA_FORMATS = frozenset({"doc", "xls", "ppt", "rtf"})
+#: Seconds at least that the start check of ``extract.tika_url`` waits for ``/health``.
+HEALTH_TIMEOUT = 15.0
+Proc = TikaProcess | None  # the JVM a document was sent to (None: ``extract.tika_url``'s)
 
 
 class TikaDocuments:
@@ -50,6 +55,11 @@ class TikaDocuments:
         self._lock = threading.Lock()
         self._process: TikaProcess | None = None
         self._missing: str | None = None
+        if extract.tika_url:  # one check at start, not a refused connection per document
+            wait = max(HEALTH_TIMEOUT, extract.document_timeout)  # a loaded machine's JVM
+            self._missing = service_problem(extract.tika_url, wait)
+            if self._missing is not None:
+                log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", self._missing)
         self._generation = 0
         self._closed = False
         self.restarts = 0  #: JVMs replaced after a death or a timeout
@@ -72,7 +82,7 @@ class TikaDocuments:
     def _run(self, job: Job) -> Answer:
         for attempt in (1, 2):
             try:
-                url, generation = self._service()
+                url, generation, process = self._service()
             except TikaServiceError as exc:
                 return DocumentError("unsupported-format", f"{job.fmt} needs Tika: {exc}")
             try:
@@ -81,10 +91,28 @@ class TikaDocuments:
             except DocumentError as exc:
                 return exc
             except TikaServiceError as exc:
-                if exc.kind == "gone" and attempt == 1 and self._replaced_since(generation):
-                    continue  # another document's timeout replaced the JVM under us
-                return self._failed(job, exc, generation)
+                if attempt == 1 and self._ask_again(exc, generation, process):
+                    continue
+                return self._failed(job, exc, generation, process)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _ask_again(self, exc: TikaServiceError, generation: int, process: Proc) -> bool:
+        """Whether a document whose connection dropped is asked again of a new JVM: the JVM
+        of ``generation`` was replaced under it (another document's timeout) or died.
+
+        Which of the documents in flight killed a JVM cannot be known, so each is asked once
+        more; one that kills the replacement too ends ``parse-error`` (:meth:`_failed`).
+        """
+        if exc.kind != "gone" or process is None:
+            return False
+        if self._replaced_since(generation):
+            return True
+        death = process.death(1.0)
+        if death is None:
+            return False
+        log.warning("%s; the documents in flight are asked again of a new one", death)
+        self._replace(generation)
+        return True
 
     def _replaced_since(self, generation: int) -> bool:
         """Whether the JVM of ``generation`` was replaced (waiting for a replacement under
@@ -92,33 +120,34 @@ class TikaDocuments:
         with self._lock:
             return generation != self._generation
 
-    def _failed(self, job: Job, exc: TikaServiceError, generation: int) -> DocumentError:
+    def _failed(
+        self, job: Job, exc: TikaServiceError, generation: int, process: Proc
+    ) -> DocumentError:
         """Replace the JVM that failed on ``job``; the outcome the document ends as."""
-        reason, process = str(exc), self._process
+        reason = str(exc)
         if process is not None and exc.kind == "gone":
-            code = process.wait_exit(1.0)
-            reason = f"Tika service unreachable: {exc}"
-            if code is not None:
-                reason = f"Tika service died (exit code {code}) while parsing"
+            death = process.death(1.0)
+            reason = f"{death} while parsing" if death else f"Tika service unreachable: {exc}"
         self._replace(generation)
         log.warning("Tika service replaced (%s) after %s", reason, job.url)
         outcome = "parse-timeout" if exc.kind == "timeout" else "parse-error"
         return DocumentError(outcome, reason)
 
-    def _service(self) -> tuple[str, int]:
-        """The URL of a running service and its generation; starts one if needed.
+    def _service(self) -> tuple[str, int, Proc]:
+        """The URL of a running service, its generation and JVM (None: ``tika_url``'s);
+        starts one if needed.
 
         Raises:
-            TikaServiceError: ``missing`` (no java, not built, did not start; remembered
-                for the rest of the run).
+            TikaServiceError: ``missing`` (no java, not built, did not start, ``tika_url``
+                dead at start; remembered for the rest of the run).
         """
-        if self._settings.tika_url:
-            return self._settings.tika_url, 0
         with self._lock:
-            if self._closed:
-                raise TikaServiceError("missing", "the Tika service was stopped")
             if self._missing is not None:
                 raise TikaServiceError("missing", self._missing)
+            if self._settings.tika_url:
+                return self._settings.tika_url, 0, None
+            if self._closed:
+                raise TikaServiceError("missing", "the Tika service was stopped")
             if self._process is None:
                 try:
                     self._process = self._start()
@@ -126,12 +155,16 @@ class TikaDocuments:
                     self._missing = str(exc)
                     log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", exc)
                     raise
-            return self._process.url, self._generation
+            return self._process.url, self._generation, self._process
 
     def _start(self) -> TikaProcess:
         java = find_java(self._settings.tika_java)
         classpath = service_classpath(self._settings.tika_service_dir)
-        process = TikaProcess(java, classpath, self._settings.tika_heap, self._threads)
+        try:
+            process = TikaProcess(java, classpath, self._settings.tika_heap, self._threads)
+        except TikaServiceError as exc:
+            setting = f"extract.tika_java={self._settings.tika_java}"
+            raise TikaServiceError("missing", f"{setting}: {exc}") from None
         log.info("Tika service started (pid %d, %s)", process.pid, process.url)
         return process
 

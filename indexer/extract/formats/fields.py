@@ -12,6 +12,12 @@ FIRST_LINE_CHARS = 100
 PLACEHOLDERS = frozenset({"untitled", "anonymous", "unknown", "unspecified", "none", "title"})
 _KANA = re.compile("[\u3041-\u3096\u30a1-\u30fa]")
 _KANJI = re.compile("[\u4e00-\u9fff]")
+#: Frequent forms of simplified (们 这 说 …) and traditional (們 這 說 …) Chinese that
+#: modern Japanese does not write (its forms: 説, 没, 発, 経, 様, 対, 会, 来 …).
+_CHINESE_ONLY = re.compile(
+    "[们这说么吗没个对发现种样经问题进长门东车书为买卖乐爱见语话让认识应该关开时过还"
+    "們這說麼嗎沒發經樣對會來]"
+)
 _NON_ASCII_LETTER = re.compile(r"[^\x00-\x7f\s]")
 _PDF_DATE = re.compile(
     r"D:(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?(?:([Zz+-])(\d{2})?'?(\d{2})?'?)?"
@@ -39,11 +45,28 @@ def first_line(text: str) -> str:
 
 def guess_lang(text: str) -> str | None:
     """``ja`` when kana are at least 5 % of the first 20,000 characters' non-ASCII part
-    (kana occur only in Japanese), else None: no guess for other languages."""
+    (kana occur only in Japanese), or, without kana, when kanji are most of it and no
+    Chinese-only form shows (:func:`_kanji_only_japanese`); else None: no guess for other
+    languages."""
     sample = text[:20_000]
     others = len(_NON_ASCII_LETTER.findall(sample))
     kana = len(_KANA.findall(sample))
-    return "ja" if kana >= 2 and kana * 20 >= others else None
+    if kana >= 2 and kana * 20 >= others:
+        return "ja"
+    return "ja" if kana == 0 and _kanji_only_japanese(sample, others) else None
+
+
+def _kanji_only_japanese(sample: str, others: int) -> bool:
+    """Text without kana but of kanji (a sheet of names, departments, places, item labels:
+    氏名, 部署, 金額) is taken for Japanese: the content this crawler indexes is a Japanese
+    intranet's, where Chinese documents are rare, and such text is best searched with the
+    Japanese analysis anyway. Not when a form only Chinese writes (simplified 们 这 说, or
+    traditional 們 這 說) is among them, nor when kanji are under half of the non-ASCII
+    letters (Hangul, other scripts)."""
+    kanji = len(_KANJI.findall(sample))
+    if kanji < 2 or kanji * 2 < others:
+        return False
+    return len(_CHINESE_ONLY.findall(sample)) * 50 < kanji
 
 
 def document_lang(text: str, declared: str | None) -> str | None:

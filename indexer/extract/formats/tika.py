@@ -7,7 +7,8 @@ Metadata names are Tika's (``dc:title``, ``dc:creator``, ``dcterms:created``,
 ``xmpTPg:NPages`` …; Tika's ``TikaCoreProperties``). The answer becomes an
 :class:`~indexer.models.ExtractedDoc` the way the Python parsers make theirs
 (:mod:`.fields`): title from ``dc:title`` (OLE2 summary information, RTF ``\\title``) else
-the first line, language guessed from the text before the metadata's.
+the first line, language guessed from the text before the metadata's. An RTF gets an
+explicit body start first (:mod:`.rtfbody`: Tika drops text it takes for the header's).
 
 urllib's errors are translated here: a refused or dropped connection is
 :class:`~indexer.errors.TikaServiceError` ``gone``, no answer in time ``timeout``.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import urllib.error
 import urllib.request
 from datetime import datetime
@@ -24,12 +26,19 @@ from typing import Any
 
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats.fields import clean_text, first_line, guess_lang, iso_date, meta_value
+from indexer.extract.formats.rtfbody import with_body_start
 from indexer.models import ExtractedDoc
 
 #: The longest text kept of one document (characters); the rest is cut with a note.
 MAX_TEXT_CHARS = 20_000_000
 #: Dates before this year are a format's "unset" (an OLE2 FILETIME of 0 is 1601-01-01).
 FIRST_YEAR = 1900
+#: A slide or notes line of placeholder marks only: PowerPoint 97 stores a slide-number,
+#: date or footer field as ``*`` in its text (MS-PPT, the *MCAtom meta-characters), and an
+#: empty bullet paragraph leaves its bullet; neither is the slide's text.
+_PLACEHOLDER_LINE = re.compile(
+    r"(?:[*\u2022\u25e6\u25aa\u2023\u25cf\u25cb\u25a0\u25a1\u30fb\s]|‹#›)+"
+)
 _PAGES = ("xmpTPg:NPages", "meta:page-count", "meta:slide-count", "Page-Count")
 
 
@@ -66,6 +75,19 @@ def tika_request(base_url: str, body: bytes, timeout: float) -> dict[str, Any]:
                 "timeout", f"over extract.document_timeout={timeout:g} s"
             ) from None
         raise TikaServiceError("gone", f"Tika service at {base_url}: {reason}") from None
+
+
+def service_problem(base_url: str, timeout: float = 5.0) -> str | None:
+    """Why the service at ``base_url`` (``extract.tika_url``) cannot be used, or None when
+    ``GET /health`` answers ``ok`` within ``timeout`` seconds."""
+    try:
+        with urllib.request.urlopen(f"{base_url.rstrip('/')}/health", timeout=timeout) as reply:
+            if reply.read(16).strip() == b"ok":
+                return None
+            problem = "its /health does not answer ok"
+    except (urllib.error.URLError, http.client.HTTPException, OSError) as exc:
+        problem = f"it does not answer ({getattr(exc, 'reason', exc)})"
+    return f"extract.tika_url={base_url}: {problem}"
 
 
 def _refusal(exc: urllib.error.HTTPError) -> DocumentError:
@@ -111,7 +133,10 @@ def tika_extracted(fmt: str, answer: dict[str, Any]) -> ExtractedDoc:
     metadata: dict[str, list[str]] = answer.get("metadata") or {}
     # Tika's XHTML puts a tab before each table cell: a line's leading tabs are layout
     raw = str(answer.get("text") or "").replace("\r\n", "\n")
-    text = clean_text("\n".join(line.lstrip("\t ") for line in raw.split("\n")))
+    lines = [line.lstrip("\t ") for line in raw.split("\n")]
+    if fmt == "ppt":
+        lines = [line for line in lines if not _PLACEHOLDER_LINE.fullmatch(line)]
+    text = clean_text("\n".join(lines))
     if not text:
         raise DocumentError("no-text", f"{fmt} without text")
     keywords = _first(metadata, "meta:keyword", "pdf:docinfo:keywords") or ""
@@ -138,4 +163,6 @@ def tika_document(base_url: str, fmt: str, body: bytes, timeout: float) -> Extra
         DocumentError: the document's outcome (``encrypted``, ``parse-error``, ``no-text``).
         TikaServiceError: the service is gone or took longer than ``timeout`` seconds.
     """
+    if fmt == "rtf":
+        body = with_body_start(body.removeprefix(b"\xef\xbb\xbf"))
     return tika_extracted(fmt, tika_request(base_url, body, timeout))

@@ -33,6 +33,8 @@ JAR = "tika-service-1.0.jar"
 MAIN_CLASS = "indexer.tika.TikaService"
 #: Seconds a new JVM may take to load Tika's parsers and listen.
 START_TIMEOUT = 60.0
+#: HotSpot's exit code after ``-XX:+ExitOnOutOfMemoryError``.
+OOM_EXIT_CODE = 3
 _LISTENING = re.compile(rb"tika-service listening on (127\.0\.0\.1:\d+)")
 
 
@@ -101,6 +103,7 @@ class TikaProcess:
     """
 
     def __init__(self, java: str, classpath: list[Path], heap: str, threads: int) -> None:
+        self.heap = heap
         cmd = [java, f"-Xmx{heap}", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC"]
         cmd += ["-cp", os.pathsep.join(map(str, classpath)), MAIN_CLASS, "0", str(threads)]
         self._log = tempfile.TemporaryFile()  # noqa: SIM115  (closed by stop())
@@ -131,13 +134,32 @@ class TikaProcess:
                     return match.group(1).decode("ascii")
         code = self.process.poll()
         state = f"exited with code {code}" if code is not None else "did not listen in time"
-        raise _missing(f"the Tika service {state}: {self.output_tail()}")
+        said = self.output_tail() or "it printed nothing: not a Java runtime?"
+        raise _missing(f"the Tika service {state} before it listened ({said})")
 
     def output_tail(self) -> str:
-        """The last lines of the JVM's standard error, on one line."""
-        self._log.seek(0)
-        lines = self._log.read().decode("utf-8", "replace").splitlines()[-LOG_TAIL_LINES:]
+        """The last lines of the JVM's standard error, on one line ("" once stopped)."""
+        try:
+            self._log.seek(0)
+            text = self._log.read().decode("utf-8", "replace")
+        except ValueError:  # stopped: the log is closed
+            return ""
+        lines = text.splitlines()[-LOG_TAIL_LINES:]
         return " | ".join(line.strip() for line in lines if line.strip())[-600:]
+
+    def death(self, seconds: float) -> str | None:
+        """Why the JVM ended, once it has exited within ``seconds``; None while it runs.
+
+        An OutOfMemoryError (``-XX:+ExitOnOutOfMemoryError`` exits with code 3 after
+        printing it) names ``extract.tika_heap``; any other end gives its exit code
+        (negative: the signal that killed it).
+        """
+        code = self.wait_exit(seconds)
+        if code is None:
+            return None
+        if code == OOM_EXIT_CODE or "OutOfMemoryError" in self.output_tail():
+            return f"Tika service ran out of memory (extract.tika_heap={self.heap})"
+        return f"Tika service died (exit code {code})"
 
     def alive(self) -> bool:
         """Whether the JVM still runs."""

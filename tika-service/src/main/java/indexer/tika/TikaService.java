@@ -76,6 +76,7 @@ public final class TikaService {
     try (InputStream in = ex.getRequestBody()) {
       body = in.readAllBytes();
     }
+    TestHold.maybeHold(body);
     BodyContentHandler handler = new BodyContentHandler(limit);
     Metadata metadata = new Metadata();
     boolean truncated = false;
