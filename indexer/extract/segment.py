@@ -35,6 +35,7 @@ _STRUCTURE_TAGS = frozenset({"article", "main", "table", "tr", "td", "th"})
 _LAYOUT_IN_CELL = BLOCK_TAGS | {"br", "img"}
 _NAMING = frozenset({"class", "id", "role"})
 _SEMANTIC_TAGS = frozenset({"article", "main"})
+_NOT_INLINE = _BLOCKISH | _STRUCTURE_TAGS
 
 
 def punctuation(text: str) -> int:
@@ -206,6 +207,12 @@ class _Walker:
             return
         if tag == "br":
             self.acc.pieces.append(BREAK)
+            return
+        if tag not in _NOT_INLINE and not len(node):
+            # An inline leaf (a link, an image): its text joins the block, it spans none.
+            self.acc.tags += 1
+            if node.text:
+                self.add_text(node.text, in_link or (tag == "a" and node.get("href") is not None))
             return
         if tag in _SEMANTIC_TAGS or (keys and _is_semantic(node, keys)):
             self.seg.semantic.append(node)
