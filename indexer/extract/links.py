@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
@@ -9,8 +10,9 @@ from lxml import etree
 
 from indexer.extract.urlencoding import encode_for_url, output_encoding
 
-# URL code points that need no percent-encoding (RFC 3986 unreserved, reserved, valid %XX).
-_CLEAN = re.compile(r"(?:[A-Za-z0-9\-._~:/?@!$&'()*+,;=\[\]]|%[0-9A-Fa-f]{2})*\Z")
+# URL code points that need no percent-encoding (RFC 3986 unreserved, reserved, valid %XX):
+# a URL is clean when it has no other character and no "%" without two hex digits.
+_UNCLEAN = re.compile(r"[^A-Za-z0-9\-._~:/?@!$&'()*+,;=\[\]%]|%(?![0-9A-Fa-f]{2})")
 _HTTP_WITH_HOST = re.compile(r"https?://[^/?#]", re.IGNORECASE)
 _ORIGIN = re.compile(r"https?://[^/?#]+", re.IGNORECASE)
 _FOLLOW_SCHEMES = frozenset({"http", "https"})
@@ -29,6 +31,12 @@ def _fast_join(base: str, href: str) -> str:
     return urljoin(base, href)
 
 
+@functools.lru_cache(maxsize=64)
+def _is_clean(url: str) -> bool:
+    """True when ``url`` needs no percent-encoding (a page's base, the same for its links)."""
+    return _UNCLEAN.search(url) is None
+
+
 def absolute_url(href: str, base: str, encoding: str) -> str | None:
     """Resolve ``href`` against ``base`` and encode it as a browser would send it.
 
@@ -43,7 +51,7 @@ def absolute_url(href: str, base: str, encoding: str) -> str | None:
     href = href.strip(_STRIP).split("#", 1)[0]
     if not href:
         return None
-    if _CLEAN.match(href) and _CLEAN.match(base):
+    if _is_clean(base) and not _UNCLEAN.search(href):
         # Already-safe ASCII on both sides: the join is all there is to do.
         joined = _fast_join(base, href)
         return joined if _HTTP_WITH_HOST.match(joined) else None

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
 
 from indexer.extract.boilerplate import is_furniture, is_hidden
 from indexer.extract.tags import BLOCK_TAGS, BOILERPLATE_TAGS, CELL_TAGS, DROP_TAGS, HEADING_TAGS
-from indexer.extract.text import BREAK, collapse, join_lines
+from indexer.extract.text import BREAK, drop_wide_breaks, join_lines, visible_chars
 
-# Sentence punctuation, Japanese and Latin (Latin only before a space or at the end, so
-# that URLs, decimals and abbreviations inside words do not count).
 #: Link density (share of a block's characters inside links) above which text is mostly
 #: links: navigation, a teaser's linked headline, a link list. One threshold for every step.
 MOSTLY_LINKS = 0.5
-_PUNCT = re.compile(r"[。、．，！？!?]|[.,;:](?=\s|$)")
+# Sentence punctuation, Japanese and Latin (Latin only before a space or at the end, so
+# that URLs, decimals and abbreviations inside words do not count).
+_WIDE_PUNCT = "。、．，！？!?"
+_LATIN_PUNCT = re.compile(r"[.,;:](?=\s|$)")
 _BLOCKISH = BLOCK_TAGS | CELL_TAGS
 # Inline elements: their furniture class names (a.share-link) say nothing about blocks.
 _PHRASING_TAGS = frozenset(
@@ -31,6 +33,25 @@ _SKIP_TAGS = frozenset({"nav", "footer"})
 _MAY_HIDE = frozenset({"hidden", "aria-hidden", "style"})
 _STRUCTURE_TAGS = frozenset({"article", "main", "table", "tr", "td", "th"})
 _LAYOUT_IN_CELL = BLOCK_TAGS | {"br", "img"}
+_NAMING = frozenset({"class", "id", "role"})
+_SEMANTIC_TAGS = frozenset({"article", "main"})
+_NOT_INLINE = _BLOCKISH | _STRUCTURE_TAGS
+
+
+def punctuation(text: str) -> int:
+    """Sentence punctuation marks in ``text``: Japanese ones and ``!?`` anywhere, Latin
+    ``.,;:`` only before white space or at the end (not in URLs, decimals, abbreviations)."""
+    marks = sum(map(text.count, _WIDE_PUNCT))
+    if "." in text or "," in text or ";" in text or ":" in text:
+        marks += len(_LATIN_PUNCT.findall(text))
+    return marks
+
+
+def _is_semantic(element: etree._Element, keys: Sequence[str | bytes]) -> bool:
+    """True for ``role=main`` (WAI-ARIA) or ``itemprop=articleBody`` (schema.org)."""
+    return ("role" in keys and element.get("role") == "main") or (
+        "itemprop" in keys and element.get("itemprop") == "articleBody"
+    )
 
 
 def _holds_title(element: etree._Element) -> bool:
@@ -100,12 +121,16 @@ class Segmentation:
         skipped: elements not walked at all as ``(blocks before it, element, why)``, why
             ``navigation`` (``<nav>``, ``<footer>``) or ``hidden``; for explanations
             (:mod:`indexer.extract.explain`).
+        semantic: walked elements marking main content (``<article>``, ``<main>``,
+            ``role=main``, ``itemprop=articleBody``) in document order, found on the way
+            (:mod:`indexer.extract.semantic` needs no second pass over the tree).
     """
 
     blocks: list[Block] = field(default_factory=list)
     spans: dict[etree._Element, tuple[int, int]] = field(default_factory=dict)
     furniture: list[etree._Element] = field(default_factory=list)
     skipped: list[tuple[int, etree._Element, str]] = field(default_factory=list)
+    semantic: list[etree._Element] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -129,8 +154,9 @@ class _Walker:
     def flush(self) -> None:
         acc = self.acc
         if not acc.has_text:
-            if acc.pieces:
-                self.acc = _Acc()
+            if acc.pieces:  # white space only: nothing to keep
+                acc.pieces = []
+                acc.tags = 0
             return
         if self.owner is None:
             self.acc = _Acc()
@@ -143,32 +169,30 @@ class _Walker:
         # Characters from U+0800 up (kana, kanji, Hangul, full-width forms) take three
         # UTF-8 bytes, Latin ones one or two: a C-speed estimate of the wide ones.
         wide = (len(text.encode("utf-8", "surrogatepass")) - len(text)) / 2
-        self.seg.blocks.append(
-            Block(
-                text=text,
-                owner=self.owner,
-                chars=chars,
-                weight=chars + 1.5 * wide,
-                link_chars=min(acc.link_chars, chars),
-                punct=len(_PUNCT.findall(text)),
-                tags=acc.tags,
-                heading=self.heading,
-                depth=self.depth,
-            )
-        )
+        links = min(acc.link_chars, chars)
+        block = Block(text, self.owner, chars, chars + 1.5 * wide, links, punctuation(text),
+                      acc.tags, self.heading, self.depth)  # fmt: skip
+        self.seg.blocks.append(block)
 
     def add_text(self, text: str | None, in_link: bool) -> None:
         if not text:
             return
+        acc = self.acc
         if text.isspace():
-            self.acc.pieces.append(" ")
+            acc.pieces.append(" ")
             return
-        # <pre> keeps its line breaks (HTML §4.4.3; white-space: pre), as node_text does.
-        text = text.replace("\r\n", "\n").replace("\n", BREAK) if self.in_pre else collapse(text)
-        self.acc.pieces.append(text)
-        self.acc.has_text = True
-        if in_link:
-            self.acc.link_chars += len(text) - text.count(" ")
+        # <pre> keeps its line breaks (HTML §4.4.3; white-space: pre), as node_text does;
+        # other white space is collapsed when the block's pieces are joined (join_lines).
+        if self.in_pre:
+            text = text.replace("\r\n", "\n").replace("\n", BREAK)
+            if in_link:
+                acc.link_chars += len(text) - text.count(" ")
+        else:
+            text = drop_wide_breaks(text)
+            if in_link:
+                acc.link_chars += visible_chars(text)
+        acc.pieces.append(text)
+        acc.has_text = True
 
     def walk(self, node: etree._Element, in_link: bool, in_article: bool, depth: int) -> None:
         tag = node.tag
@@ -178,32 +202,40 @@ class _Walker:
             self.seg.skipped.append((len(self.seg.blocks), node, "navigation"))
             return
         keys = node.keys()
-        has_attributes = bool(keys)
-        if has_attributes and _MAY_HIDE.intersection(keys) and is_hidden(node):
+        if keys and _MAY_HIDE.intersection(keys) and is_hidden(node):
             self.seg.skipped.append((len(self.seg.blocks), node, "hidden"))
             return
         if tag == "br":
             self.acc.pieces.append(BREAK)
             return
-        seg = self.seg
-        start = len(seg.blocks)
+        if tag not in _NOT_INLINE and not len(node):
+            # An inline leaf (a link, an image): its text joins the block, it spans none.
+            self.acc.tags += 1
+            if node.text:
+                self.add_text(node.text, in_link or (tag == "a" and node.get("href") is not None))
+            return
+        if tag in _SEMANTIC_TAGS or (keys and _is_semantic(node, keys)):
+            self.seg.semantic.append(node)
+        blocks = self.seg.blocks
+        start = len(blocks)
         blockish = tag in _BLOCKISH and not (self.in_row and tag in CELL_TAGS)
         saved = (self.owner, self.heading, self.depth, self.in_row, self.in_pre)
-        self.in_pre = self.in_pre or tag == "pre"
+        if tag == "pre":
+            self.in_pre = True
         if blockish:
             if self.acc.pieces:
                 self.flush()
             self.owner, self.depth = node, depth
-            self.heading = self.heading or tag in HEADING_TAGS
+            if tag in HEADING_TAGS:
+                self.heading = True
         else:
             self.acc.tags += 1
-        furniture = (
-            (has_attributes or tag in BOILERPLATE_TAGS)
-            and tag not in _PHRASING_TAGS
-            and is_furniture(node)
+        # Furniture by tag, or by class/id/role names (is_furniture: none of them, none).
+        furniture = tag in BOILERPLATE_TAGS or (
+            bool(keys) and tag not in _PHRASING_TAGS and not _NAMING.isdisjoint(keys)
         )
-        if furniture and in_article:
-            furniture = not _holds_title(node)
+        if furniture:
+            furniture = is_furniture(node) and not (in_article and _holds_title(node))
         if tag in _STRUCTURE_TAGS:
             in_article = in_article or tag in ("article", "main")
             if tag == "tr":
@@ -218,16 +250,17 @@ class _Walker:
             self.add_text(node.text, in_link)
         for child in node:
             self.walk(child, in_link, in_article, depth + 1)
-            if child.tail:
-                self.add_text(child.tail, in_link)
+            tail = child.tail
+            if tail:
+                self.add_text(tail, in_link)
         if blockish and self.acc.pieces:
             self.flush()
         self.owner, self.heading, self.depth, self.in_row, self.in_pre = saved
-        end = len(seg.blocks)
+        end = len(blocks)
         if end > start:
-            seg.spans[node] = (start, end)
+            self.seg.spans[node] = (start, end)
             if furniture:
-                seg.furniture.append(node)
+                self.seg.furniture.append(node)
 
 
 def segment(body: etree._Element) -> Segmentation:

@@ -66,5 +66,5 @@ def choose(
     (optional) receives the finishing steps' decisions (:mod:`indexer.extract.explain`).
     """
     values = block_values(seg.blocks)
-    semantic = semantic_candidates(root, seg, values)
+    semantic = semantic_candidates(seg, values)
     return finish(_pick(seg, semantic, values), seg, values, title, trace)

@@ -9,10 +9,6 @@ from lxml import etree
 from indexer.extract.candidate import Candidate, span_candidate
 from indexer.extract.segment import Segmentation
 
-# Most specific first (schema.org Article.articleBody; HTML §4.3.2 article, §4.4.14 main;
-# WAI-ARIA role=main).
-_QUERY = "//article | //main | //*[@role='main'] | //*[@itemprop='articleBody']"
-
 
 def _kind(element: etree._Element) -> int:
     """0 articleBody, 1 article, 2 main (the order of trust)."""
@@ -35,22 +31,20 @@ def _worth(seg: Segmentation, span: tuple[int, int], values: Sequence[float]) ->
     return sum(max(values[i], 0.0) for i in range(*span) if not seg.blocks[i].furniture)
 
 
-def semantic_candidates(
-    root: etree._Element, seg: Segmentation, values: Sequence[float]
-) -> list[Candidate]:
+def semantic_candidates(seg: Segmentation, values: Sequence[float]) -> list[Candidate]:
     """Return one candidate per kind of semantic markup found, most specific first.
 
     Several matches of one kind are joined when comparable in value (``values`` are the
     block values): the entries of a diary page stay together, teaser cards of other
     pages drop out. Nested matches count once; furniture inside (asides, share bars) is
     dropped. Plausibility (enough text, not mostly links) is judged by :mod:`.select`.
+    The elements are ``seg.semantic`` (the segmenter's walk found them), most specific
+    first: schema.org Article.articleBody, HTML §4.3.2 ``article``, §4.4.14 ``main`` with
+    WAI-ARIA ``role=main``.
     """
-    found = root.xpath(_QUERY)
-    if not isinstance(found, list):
-        return []
     kinds: list[list[etree._Element]] = [[], [], []]
-    for element in found:
-        if isinstance(element, etree._Element) and element in seg.spans:
+    for element in seg.semantic:  # found by the segmenter's walk, in document order
+        if element in seg.spans:
             kinds[_kind(element)].append(element)
     candidates = []
     for elements in kinds:

@@ -19,6 +19,7 @@ _WIDE = (
 # characters is removed rather than turned into a space.
 _WIDE_BREAK = re.compile(rf"(?<=[{_WIDE}])[ \t\r\f]*\n\s*(?=[{_WIDE}])")
 _SPACES = re.compile(r"[ \t\n\r\f\v\u00a0\u200b]+")
+_SPACE_CHARS = " \t\n\r\f\v\u00a0\u200b"  # the characters of _SPACES
 BREAK = "\x00"  # a line-break marker that never occurs in parsed HTML text
 
 
@@ -27,6 +28,18 @@ def collapse(text: str) -> str:
     if "\n" in text:
         text = _WIDE_BREAK.sub("", text)
     return _SPACES.sub(" ", text)
+
+
+def drop_wide_breaks(text: str) -> str:
+    """``text`` with its wide-wide line breaks dropped (the rest of :func:`collapse`: its
+    spaces are collapsed when the pieces are joined by :func:`join_lines`)."""
+    return _WIDE_BREAK.sub("", text) if "\n" in text else text
+
+
+def visible_chars(text: str) -> int:
+    """Characters of ``text`` that are not collapsible white space (as counted after
+    :func:`collapse`, less its spaces)."""
+    return len(text) - sum(map(text.count, _SPACE_CHARS))
 
 
 def _pieces(node: etree._Element, pre: bool) -> Iterator[str]:
@@ -45,11 +58,11 @@ def _pieces(node: etree._Element, pre: bool) -> Iterator[str]:
     elif tag in CELL_TAGS:
         yield " "
     if node.text:
-        yield _pre_text(node.text) if pre else collapse(node.text)
+        yield _pre_text(node.text) if pre else drop_wide_breaks(node.text)
     for child in node:
         yield from _pieces(child, pre)
         if child.tail:
-            yield _pre_text(child.tail) if pre else collapse(child.tail)
+            yield _pre_text(child.tail) if pre else drop_wide_breaks(child.tail)
     if block:
         yield BREAK
 
