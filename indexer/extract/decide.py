@@ -23,7 +23,7 @@ from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
 from indexer.extract.parse import prune
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
-from indexer.extract.region import own_text
+from indexer.extract.region import own_text, table_heads
 from indexer.extract.searchable import search_blocks
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
@@ -32,7 +32,10 @@ from indexer.extract.template import (
     NO_TEMPLATE,
     SiteTemplate,
     block_keys,
+    exact_keys,
+    is_value_block,
     slot_keys,
+    template_blocks,
     title_keys,
 )
 from indexer.extract.text import node_text
@@ -68,6 +71,7 @@ class _Choice:
     unique: set[int] = field(default_factory=set)
     refused: set[int] = field(default_factory=set)
     widened: set[int] = field(default_factory=set)
+    heads: set[int] = field(default_factory=set)
 
 
 _REFUSED = frozenset({"comments", "repeat"})
@@ -78,6 +82,7 @@ def _with_template(
     root: etree._Element,
     title: str,
     keys: list[str],
+    exact: list[str],
     slots: list[str],
     titles: list[str],
     template: SiteTemplate,
@@ -87,8 +92,9 @@ def _with_template(
     if not template.known:
         refused = {i for i, why in trace.dropped.items() if why in _REFUSED}
         return _Choice(alone.indexes, alone.extractor, trace, refused=refused)
-    repeated = {i for i, key in enumerate(keys) if key in template.keys}
+    repeated, constant = template_blocks(seg, keys, exact, template)
     navigation = _not_own(seg, keys, slots, titles, template)
+    navigation -= _varying_values(seg, exact, template)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
     for index in repeated:
         seg.blocks[index].furniture = True
@@ -96,11 +102,28 @@ def _with_template(
     learned: Candidate = choose(seg, root, title, learned_trace)
     refused = {i for i, why in learned_trace.dropped.items() if why in _REFUSED} | navigation
     refused.update(i for i, why in trace.dropped.items() if why in _REFUSED)
-    base = sorted(set(learned.indexes) | (set(alone.indexes) - repeated))
+    # The fallback keeps every block when all are template (pages that differ only in a
+    # number); those the same on most pages go all the same (a footer).
+    chosen = set(learned.indexes) - constant or set(learned.indexes)
+    base = sorted(chosen | (set(alone.indexes) - repeated))
     values = block_values(seg.blocks)
-    kept = own_text(seg, base, repeated, markup, values, refused)
+    own = own_text(seg, base, repeated, markup, values, refused)
+    kept = table_heads(seg, own, repeated)
     unique = set(kept) - set(learned.indexes)
-    return _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
+    choice = _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
+    choice.heads = set(kept) - set(own)
+    return choice
+
+
+def _varying_values(seg: Segmentation, exact: list[str], t: SiteTemplate) -> set[int]:
+    """Value blocks (:func:`~indexer.extract.template.is_value_block`) whose exact form is
+    not template: each page's own data (a price, a table row), even when a few other
+    pages show the same value (not refused as ``seen``)."""
+    return {
+        i
+        for i, key in enumerate(exact)
+        if key and key not in t.keys and is_value_block(seg.blocks[i])
+    }
 
 
 def _not_own(
@@ -145,14 +168,15 @@ def run_chain(
     paths: dict[etree._Element, str] = {}
     keyed = learn or template.known
     keys = block_keys(seg, paths) if keyed else []
+    exact = exact_keys(seg, paths) if keyed else []
     slots = slot_keys(seg, paths) if keyed else []
     titles = title_keys(seg) if keyed else []
-    choice = _with_template(seg, root, title, keys, slots, titles, template)
+    choice = _with_template(seg, root, title, keys, exact, slots, titles, template)
     _apply_profile(seg, choice, title, profile)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
-    learnt = keys + [key for key in slots + titles if key] if learn else []
+    learnt = keys + [key for key in exact + slots + titles if key] if learn else []
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
 
 
@@ -188,6 +212,8 @@ def _reason(seg: Segmentation, choice: _Choice, index: int, kept: set[int]) -> D
     if index in kept:
         if index in choice.widened:
             reason = "search-region"
+        elif index in choice.heads:
+            reason = "table-head"
         elif index in choice.unique:
             reason = "unique"
         else:

@@ -42,11 +42,12 @@ _SPACES = re.compile(r"\s+")
 _MAX_PAGE_KEYS = 5000
 
 
-def normalized(text: str) -> str:
-    """Text as compared across pages: NFKC, lower case, digit runs as ``0``, spaces collapsed
-    (so "© 2024" and "Page 3 of 9" match their other pages' versions)."""
+def normalized(text: str, *, digits: bool = False) -> str:
+    """Text as compared across pages: NFKC, lower case, digit runs as ``0`` (unless
+    ``digits``), spaces collapsed (so "© 2024" and "Page 3 of 9" match their other pages'
+    versions)."""
     text = unicodedata.normalize("NFKC", text).lower()
-    return _SPACES.sub(" ", _DIGITS.sub("0", text)).strip()
+    return _SPACES.sub(" ", text if digits else _DIGITS.sub("0", text)).strip()
 
 
 # Trailing DOM path steps a key keeps: enough to tell a menu item from a paragraph with
@@ -66,6 +67,47 @@ def block_key(path: str, text: str) -> str:
 def block_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
     """The key of every block of ``seg``, in block order; ``paths`` memoises DOM paths."""
     return [block_key(dom_path(block.owner, paths), block.text) for block in seg.blocks]
+
+
+def exact_key(path: str, text: str) -> str:
+    """Like :func:`block_key` with the digits kept; ``""`` for text without digits (its
+    exact form is its :func:`block_key`)."""
+    if not _DIGITS.search(text):
+        return ""
+    tail = "/".join(path.split("/")[-_PATH_STEPS:])
+    data = f"exact\n{tail}\n{normalized(text, digits=True)}".encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+def exact_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
+    """Per block, its :func:`exact_key` (``""`` without digits), in block order."""
+    return [exact_key(dom_path(block.owner, paths), block.text) for block in seg.blocks]
+
+
+_ROW_TAGS = frozenset({"tr", "td", "th"})
+# A table cell or data row longer than this is a layout cell, not a value.
+_MAX_CELL = 200
+# Label and value: "価格：260円", "型番: ST-1037", "Weight = 1.2 kg".
+_LABEL_VALUE = re.compile(r"^[^\d:：=]{1,24}[:：=]\s*\S.{0,40}$")
+# A label and a number with its unit: "重量 1.2kg", "幅 120×45mm", "Size 12 cm".
+_SPEC = re.compile(r"^[^\d\s:：]{1,16}\s+[\d.,/\-~×x]*\d[\d.,/\-~×x]*\s?[^\d\s]{0,4}$")
+
+
+def is_value_block(block: Block) -> bool:
+    """True when a block's numbers are data: a table cell or data row, a ``label: value``
+    line, a label with a number and its unit; not a heading, no link text.
+
+    Its pages may differ only in those numbers (a catalogue: ``価格：260円`` on every
+    product page), so it is template only when its exact form repeats too; a wordy
+    block with a number ("Page 3 of 9", "第3号のお知らせです") is template when its form
+    with the digits as one repeats (:func:`template_blocks`).
+    """
+    if block.heading or block.link_chars or not _DIGITS.search(block.text):
+        return False
+    text = normalized(block.text, digits=True)
+    if block.owner.tag in _ROW_TAGS:
+        return len(text) <= _MAX_CELL
+    return bool(_LABEL_VALUE.match(text) or _SPEC.match(text))
 
 
 # Blocks with more link text than this share are link lines; their place is a slot.
@@ -142,6 +184,29 @@ class SiteTemplate:
 
 
 NO_TEMPLATE = SiteTemplate()
+
+
+def template_blocks(
+    seg: Segmentation, keys: list[str], exact: list[str], template: SiteTemplate
+) -> tuple[set[int], set[int]]:
+    """``(template, constant)`` block indexes of a page on a learnt host.
+
+    A block is template when its key is (digit runs compared as one), unless it is a
+    value block (:func:`is_value_block`) whose exact form is not: the key repeats, its
+    value varies per page. ``constant`` are the template blocks whose exact form
+    repeats too (or that have no digits): the same on most pages, never the page's own.
+    """
+    found: set[int] = set()
+    constant: set[int] = set()
+    for i, key in enumerate(keys):
+        if key not in template.keys:
+            continue
+        if not exact[i] or exact[i] in template.keys:
+            constant.add(i)
+            found.add(i)
+        elif not is_value_block(seg.blocks[i]):
+            found.add(i)
+    return found, constant
 
 
 @dataclass(frozen=True, slots=True)
