@@ -113,3 +113,75 @@ def numbered(count: int = 12) -> Site:
         site.own[path] = [text]
     _index(site)
     return site
+
+
+TOPICS = (
+    "市議会", "台風", "新駅", "図書館", "花火大会", "給食", "空き家", "防災訓練", "商店街",
+    "マラソン", "動物園", "路線バス", "港湾", "美術館",
+)  # fmt: skip
+
+
+def news(seed: int = 4) -> Site:
+    """Articles with a "related articles" box of teaser cards (a linked headline and its
+    lead), four other articles on each page, so each card is on a few pages; and a
+    listing page of entries (a linked headline and a lead of its own)."""
+    rnd, site = random.Random(seed), Site()
+    paths = [f"/a{i}.html" for i in range(len(TOPICS))]
+    titles = [f"{t}をめぐる市の新方針" for t in TOPICS]
+    for i, path in enumerate(paths):
+        topic = TOPICS[i]
+        own = [
+            f"{topic}について、市の担当者は第{k}段階の取り組みを進めると話した。"
+            for k in range(1, 4 + i % 3)
+        ]
+        cards = "".join(
+            f'<div class="card"><a href="{paths[j]}">{titles[j]}</a>'
+            f"<p>{TOPICS[j]}をめぐる動きを記者が詳しく伝えます。</p></div>"
+            for j in rnd.sample([j for j in range(len(paths)) if j != i], 4)
+        )
+        body = (
+            f'<div id="art"><h1>{titles[i]}</h1>{"".join(f"<p>{p}</p>" for p in own)}'
+            f'<div class="box"><h3>あわせて読みたい</h3>{cards}</div></div>'
+        )
+        site.pages[path] = _frame(titles[i], body, paths, f"<p>{FOOTER}</p>")
+        site.own[path] = own
+    leads = [f"{t}の最新の動きを、この一覧だけの要約で紹介します。" for t in TOPICS[:6]]
+    entries = "".join(
+        f'<div class="entry"><h2><a href="{p}">{t}</a></h2><p>{lead}</p></div>'
+        for p, t, lead in zip(paths, titles, leads, strict=False)
+    )
+    body = f'<div id="art"><h1>記事一覧</h1>{entries}</div>'
+    site.pages["/list.html"] = _frame("記事一覧", body, paths, f"<p>{FOOTER}</p>")
+    site.own["/list.html"] = leads  # a listing page: its entries' leads are its own
+    _index(site)
+    return site
+
+
+QUESTIONS = (
+    "パスワードを忘れたら", "申請の締め切りは", "在宅勤務の届け出", "経費の精算方法",
+    "会議室の予約", "名刺の発注", "健康診断の日程", "社員証の再発行", "出張旅費の計算",
+)  # fmt: skip
+
+
+def faq(*, linked: bool = True) -> Site:
+    """One answer per page beside the same list of every question (linked or plain)."""
+    site = Site()
+    paths = [f"/q{i}.html" for i in range(len(QUESTIONS))]
+    for i, (path, question) in enumerate(zip(paths, QUESTIONS, strict=True)):
+        items = "".join(
+            f'<li><a href="{p}">{q}？</a></li>' if linked else f"<li>{q}？</li>"
+            for p, q in zip(paths, QUESTIONS, strict=True)
+        )
+        answer = [
+            f"{question}の場合は、まず総務部のポータルで手順を確認してください。",
+            f"詳しい説明は第{i + 1}章にあります。不明な点は内線{2000 + i}へ。",
+        ]
+        body = (
+            f'<table><tr><td valign="top"><h3>よくある質問</h3><ul>{items}</ul></td>'
+            f"<td><h1>Q. {question}？</h1>{''.join(f'<p>{a}</p>' for a in answer)}</td></tr>"
+            "</table>"
+        )
+        site.pages[path] = _frame(f"{question}？", body, paths, f"<p>{FOOTER}</p>")
+        site.own[path] = answer
+    _index(site)
+    return site

@@ -16,10 +16,20 @@ from indexer.extract.template import (
     MemoryTemplateStore,
     SiteTemplate,
     TemplateLearner,
-    is_value_block,
 )
+from indexer.extract.values import carries_data
 from tests.faultserver import FaultServer, Reply, crawl
-from tests.template_sites import COLUMNS, FOOTER, Site, catalogue, ledger, numbered
+from tests.template_sites import (
+    COLUMNS,
+    FOOTER,
+    QUESTIONS,
+    Site,
+    catalogue,
+    faq,
+    ledger,
+    news,
+    numbered,
+)
 
 URL = "http://127.0.0.1/"
 
@@ -48,16 +58,17 @@ def _texts(site: Site, profile: str = "search") -> dict[str, str]:
         ("<li>型番: ST-1037</li>", True),
         ("<li>重量 1.2kg</li>", True),
         ("<table><tr><td>2024/3/5</td><td>415件</td></tr></table>", True),
-        ("<p>Page 3 of 12</p>", False),  # words around the number: the layout's line
-        ("<p>お知らせ第3号です。窓口の受付時間を説明します。</p>", False),
-        ("<h2>第3章 設定</h2>", False),  # a heading names, it is no value
+        ("<p>詳しい説明は第3章にあります。不明な点は内線2003へ。</p>", True),  # a sentence
+        ("<p>Page 3 of 12</p>", False),  # a short line: the layout's, the number a variable
+        ("<p>2024年3月1日 10:00</p>", False),  # a date line
+        ("<h2>第3章 設定の手順と注意点について。</h2>", False),  # a heading names a section
         ('<p>価格：<a href="/p">260円</a></p>', False),  # a link names another page
         ("<p>価格：お問い合わせください</p>", False),  # no number
     ],
 )
-def test_value_blocks_are_data_lines_and_cells(html: str, value: bool) -> None:
+def test_numbers_are_data_in_value_lines_cells_and_sentences(html: str, value: bool) -> None:
     blocks = segment(body_of(parse_html(f"<html><body>{html}</body></html>"))).blocks
-    assert blocks and is_value_block(blocks[-1]) is value
+    assert blocks and carries_data(blocks[-1]) is value
 
 
 @pytest.mark.parametrize("profile", ["search", "precision"])
@@ -139,3 +150,20 @@ def test_a_kept_header_row_is_explained() -> None:
     page = extract_page(site.pages[path], URL, template=_learnt(site), explain=True)
     heads = [d for d in page.decisions if d.text == " ".join(COLUMNS)]
     assert [(d.action, d.reason) for d in heads] == [("kept", "table-head")]
+
+
+@pytest.mark.parametrize("profile", ["search", "precision"])
+def test_related_article_cards_that_vary_per_page_are_not_the_article(profile: str) -> None:
+    site = news()
+    for path, text in _texts(site, profile).items():
+        assert all(own in text for own in site.own[path]), path
+        assert "記者が詳しく伝えます" not in text and "あわせて読みたい" not in text, path
+
+
+@pytest.mark.parametrize("linked", [True, False])
+def test_a_faq_page_keeps_its_answer_not_the_question_list(linked: bool) -> None:
+    site = faq(linked=linked)
+    for path, text in _texts(site).items():
+        assert all(own in text.split("\n") for own in site.own[path]), path
+        others = [q for q in QUESTIONS if q not in site.own[path][0]]
+        assert not any(f"{q}？" in text for q in others), path

@@ -33,12 +33,12 @@ from indexer.extract.template import (
     SiteTemplate,
     block_keys,
     exact_keys,
-    is_value_block,
     slot_keys,
     template_blocks,
     title_keys,
 )
 from indexer.extract.text import node_text
+from indexer.extract.values import carries_data
 
 
 @dataclass(slots=True)
@@ -75,6 +75,10 @@ class _Choice:
 
 
 _REFUSED = frozenset({"comments", "repeat"})
+# A block with more link text than this share is a link line.
+_LINK_LINE = 0.5
+# Blocks of a teaser card at most: its headline, its lead, a date or a "more" link.
+_CARD_BLOCKS = 3
 
 
 def _with_template(
@@ -95,6 +99,7 @@ def _with_template(
     repeated, constant = template_blocks(seg, keys, exact, template)
     navigation = _not_own(seg, keys, slots, titles, template)
     navigation -= _varying_values(seg, exact, template)
+    repeated |= _teasers(seg, keys, template, navigation, repeated)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
     for index in repeated:
         seg.blocks[index].furniture = True
@@ -116,14 +121,45 @@ def _with_template(
 
 
 def _varying_values(seg: Segmentation, exact: list[str], t: SiteTemplate) -> set[int]:
-    """Value blocks (:func:`~indexer.extract.template.is_value_block`) whose exact form is
-    not template: each page's own data (a price, a table row), even when a few other
-    pages show the same value (not refused as ``seen``)."""
+    """Blocks whose numbers are data (:func:`~indexer.extract.values.carries_data`) and
+    whose exact form is not template: each page's own (a price, a table row), even when a
+    few other pages show the same value (not refused as ``seen``)."""
     return {
         i
         for i, key in enumerate(exact)
-        if key and key not in t.keys and is_value_block(seg.blocks[i])
+        if key and key not in t.keys and carries_data(seg.blocks[i])
     }
+
+
+def _teasers(
+    seg: Segmentation, keys: list[str], t: SiteTemplate, navigation: set[int], repeated: set[int]
+) -> set[int]:
+    """The text of teaser cards ("related articles": a linked headline naming another page
+    and its lead, different cards on each page): blocks that share their box with a
+    navigation link line, the block seen on other pages, or the box a card (at most
+    ``_CARD_BLOCKS`` blocks) in a box under a template heading ("あわせて読みたい"). A
+    listing page's entries (under its own heading) stay its content."""
+    found: set[int] = set()
+    for i, key in enumerate(keys):
+        card = seg.blocks[i].owner.getparent()
+        if card is None or card not in seg.spans:
+            continue
+        first, end = seg.spans[card]
+        links = (j for j in range(first, end) if j != i and j in navigation)
+        if not any(seg.blocks[j].link_density > _LINK_LINE for j in links):
+            continue
+        if key in t.seen or (end - first <= _CARD_BLOCKS and _under_template(seg, card, repeated)):
+            found.add(i)
+    return found
+
+
+def _under_template(seg: Segmentation, card: etree._Element, repeated: set[int]) -> bool:
+    """True when the box holding ``card`` has a heading that is template."""
+    box = card.getparent()
+    if box is None or box not in seg.spans:
+        return False
+    first, end = seg.spans[box]
+    return any(seg.blocks[j].heading for j in range(first, end) if j in repeated)
 
 
 def _not_own(

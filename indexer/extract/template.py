@@ -9,7 +9,10 @@ length, language or link density. Link lines are also counted by their slot
 (:func:`slot_key`): a place in the layout that holds links on most pages, whatever
 they say, is navigation. Text found on one page only is that page's content. After
 Webstemmer (Shinyama), which learned site layouts from many similar pages; no
-single-page extractor can know what repeats.
+single-page extractor can know what repeats. A block with digits is also counted by its
+exact text (:func:`exact_key`): one whose pages differ only in its numbers is a template
+with a variable ("Page 3 of 9") unless the numbers are data (:mod:`indexer.extract.values`:
+a spec line, a table cell, a sentence), which is template only when its exact form repeats.
 
 Statistics are bounded: per host at most ``max_keys`` keys are kept (when twice as many
 have been seen, the most frequent ``max_keys`` stay: a template key is on most pages and
@@ -35,6 +38,7 @@ from lxml import etree
 
 from indexer.extract.explain import dom_path
 from indexer.extract.segment import Block, Segmentation
+from indexer.extract.values import carries_data
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
@@ -82,32 +86,6 @@ def exact_key(path: str, text: str) -> str:
 def exact_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
     """Per block, its :func:`exact_key` (``""`` without digits), in block order."""
     return [exact_key(dom_path(block.owner, paths), block.text) for block in seg.blocks]
-
-
-_ROW_TAGS = frozenset({"tr", "td", "th"})
-# A table cell or data row longer than this is a layout cell, not a value.
-_MAX_CELL = 200
-# Label and value: "価格：260円", "型番: ST-1037", "Weight = 1.2 kg".
-_LABEL_VALUE = re.compile(r"^[^\d:：=]{1,24}[:：=]\s*\S.{0,40}$")
-# A label and a number with its unit: "重量 1.2kg", "幅 120×45mm", "Size 12 cm".
-_SPEC = re.compile(r"^[^\d\s:：]{1,16}\s+[\d.,/\-~×x]*\d[\d.,/\-~×x]*\s?[^\d\s]{0,4}$")
-
-
-def is_value_block(block: Block) -> bool:
-    """True when a block's numbers are data: a table cell or data row, a ``label: value``
-    line, a label with a number and its unit; not a heading, no link text.
-
-    Its pages may differ only in those numbers (a catalogue: ``価格：260円`` on every
-    product page), so it is template only when its exact form repeats too; a wordy
-    block with a number ("Page 3 of 9", "第3号のお知らせです") is template when its form
-    with the digits as one repeats (:func:`template_blocks`).
-    """
-    if block.heading or block.link_chars or not _DIGITS.search(block.text):
-        return False
-    text = normalized(block.text, digits=True)
-    if block.owner.tag in _ROW_TAGS:
-        return len(text) <= _MAX_CELL
-    return bool(_LABEL_VALUE.match(text) or _SPEC.match(text))
 
 
 # Blocks with more link text than this share are link lines; their place is a slot.
@@ -191,9 +169,9 @@ def template_blocks(
 ) -> tuple[set[int], set[int]]:
     """``(template, constant)`` block indexes of a page on a learnt host.
 
-    A block is template when its key is (digit runs compared as one), unless it is a
-    value block (:func:`is_value_block`) whose exact form is not: the key repeats, its
-    value varies per page. ``constant`` are the template blocks whose exact form
+    A block is template when its key is (digit runs compared as one), unless its
+    numbers are data (:func:`carries_data`) and its exact form is not template: the key
+    repeats, the value varies per page. ``constant`` are the template blocks whose exact form
     repeats too (or that have no digits): the same on most pages, never the page's own.
     """
     found: set[int] = set()
@@ -204,7 +182,7 @@ def template_blocks(
         if not exact[i] or exact[i] in template.keys:
             constant.add(i)
             found.add(i)
-        elif not is_value_block(seg.blocks[i]):
+        elif not carries_data(seg.blocks[i]):
             found.add(i)
     return found, constant
 
