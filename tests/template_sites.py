@@ -49,8 +49,9 @@ def _index(site: Site) -> None:
     site.pages["/"] = f"{head}<body><ul>{links}</ul></body></html>"
 
 
-def catalogue(seed: int = 1) -> Site:
-    """Product pages: description, spec lines and a spec table, all in one layout."""
+def catalogue(seed: int = 1, *, terms: bool = False) -> Site:
+    """Product pages: description, spec lines and a spec table, all in one layout; with
+    ``terms`` the spec lines are a definition list (``<dt>価格</dt><dd>260円</dd>``)."""
     rnd, site = random.Random(seed), Site()
     paths = [f"/item{i}.html" for i in range(len(PRODUCTS))]
     for i, (path, name) in enumerate(zip(paths, PRODUCTS, strict=True)):
@@ -61,11 +62,16 @@ def catalogue(seed: int = 1) -> Site:
         ]
         cells = [("幅", f"{rnd.randint(10, 99)}mm"), ("入数", f"{rnd.randint(2, 50)}個")]
         spec = "".join(f"<li>{line}</li>" for line in lines)
+        pairs = [line.replace("：", " ").split(" ", 1) for line in lines]
+        if terms:
+            spec = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in pairs)
+            lines = [part for pair in pairs for part in pair]
         table = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in cells)
         desc = f"{name}は毎日の仕事や勉強に使いやすい定番の品です。"
         body = (
-            f'<div id="main"><h1>{name}</h1><p>{desc}</p><ul class="spec">{spec}</ul>'
-            f'<table class="spec">{table}</table><p class="pager">Page {i + 1} of '
+            f'<div id="main"><h1>{name}</h1><p>{desc}</p>'
+            + (f"<dl>{spec}</dl>" if terms else f'<ul class="spec">{spec}</ul>')
+            + f'<table class="spec">{table}</table><p class="pager">Page {i + 1} of '
             f"{len(paths)}</p></div>"
         )
         site.pages[path] = _frame(name, body, paths, f'<div id="foot"><p>{FOOTER}</p></div>')
@@ -74,10 +80,13 @@ def catalogue(seed: int = 1) -> Site:
     return site
 
 
-def ledger(seed: int = 2, *, numbers_only: bool = False, footer: str = "p") -> Site:
+def ledger(
+    seed: int = 2, *, numbers_only: bool = False, footer: str = "p", linked: bool = False
+) -> Site:
     """Pages of one data table each: the header row on every page, rows their own.
 
-    ``footer``: ``p`` (plain paragraphs) or ``center`` (``<center><font>``, old sites).
+    ``footer``: ``p`` (plain paragraphs) or ``center`` (``<center><font>``, old sites);
+    ``linked``: each row's second cell links its record.
     """
     rnd, site = random.Random(seed), Site()
     paths = [f"/log{i}.html" for i in range(12)]
@@ -94,7 +103,11 @@ def ledger(seed: int = 2, *, numbers_only: bool = False, footer: str = "p") -> S
                              rnd.choice(["佐藤", "鈴木", "高橋", "田中"]),
                              f"{rnd.randint(1, 500)}件"])  # fmt: skip
         head = "".join(f"<th>{c}</th>" for c in COLUMNS)
-        body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+        cells = ["<td>{}</td>", '<td><a href="/r.html">{}</a></td>' if linked else "<td>{}</td>"]
+        body = "".join(
+            "<tr>" + "".join(cells[k == 1].format(c) for k, c in enumerate(row)) + "</tr>"
+            for row in rows
+        )
         table = f"<table border='1'><tr>{head}</tr>{body}</table>"
         site.pages[path] = _frame("業務記録", table, paths, foot)
         site.own[path] = [" ".join(row) for row in rows]

@@ -71,9 +71,12 @@ def test_numbers_are_data_in_value_lines_cells_and_sentences(html: str, value: b
     assert blocks and carries_data(blocks[-1]) is value
 
 
+@pytest.mark.parametrize("terms", [False, True])
 @pytest.mark.parametrize("profile", ["search", "precision"])
-def test_a_catalogue_keeps_the_spec_lines_that_differ_only_in_digits(profile: str) -> None:
-    site = catalogue()
+def test_a_catalogue_keeps_the_spec_lines_that_differ_only_in_digits(
+    profile: str, terms: bool
+) -> None:
+    site = catalogue(terms=terms)
     for path, text in _texts(site, profile).items():
         lines = text.split("\n")
         for own in site.own[path]:
@@ -82,12 +85,15 @@ def test_a_catalogue_keeps_the_spec_lines_that_differ_only_in_digits(profile: st
         assert "Page" not in text, path  # "Page 3 of 12": the layout's, its number aside
 
 
-@pytest.mark.parametrize("numbers_only", [False, True])
-@pytest.mark.parametrize("footer", ["p", "center"])
+@pytest.mark.parametrize(
+    ("numbers_only", "footer", "linked"),
+    [(False, "p", False), (True, "p", False), (False, "center", False), (True, "center", False),
+     (False, "p", True)],
+)  # fmt: skip
 def test_a_data_table_page_keeps_its_rows_and_header_and_loses_the_footer(
-    numbers_only: bool, footer: str
+    numbers_only: bool, footer: str, linked: bool
 ) -> None:
-    site = ledger(numbers_only=numbers_only, footer=footer)
+    site = ledger(numbers_only=numbers_only, footer=footer, linked=linked)
     header = " ".join(COLUMNS)
     for path, text in _texts(site).items():
         lines = text.split("\n")
@@ -149,7 +155,7 @@ def test_a_kept_header_row_is_explained() -> None:
     path = next(iter(site.own))
     page = extract_page(site.pages[path], URL, template=_learnt(site), explain=True)
     heads = [d for d in page.decisions if d.text == " ".join(COLUMNS)]
-    assert [(d.action, d.reason) for d in heads] == [("kept", "table-head")]
+    assert [(d.action, d.reason) for d in heads] == [("kept", "label")]
 
 
 @pytest.mark.parametrize("profile", ["search", "precision"])

@@ -23,7 +23,7 @@ from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
 from indexer.extract.parse import prune
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
-from indexer.extract.region import own_text, table_heads
+from indexer.extract.region import own_text, table_heads, term_labels
 from indexer.extract.searchable import search_blocks
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
@@ -113,7 +113,7 @@ def _with_template(
     base = sorted(chosen | (set(alone.indexes) - repeated))
     values = block_values(seg.blocks)
     own = own_text(seg, base, repeated, markup, values, refused)
-    kept = table_heads(seg, own, repeated)
+    kept = term_labels(seg, table_heads(seg, own, repeated), repeated)
     unique = set(kept) - set(learned.indexes)
     choice = _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
     choice.heads = set(kept) - set(own)
@@ -135,20 +135,22 @@ def _teasers(
     seg: Segmentation, keys: list[str], t: SiteTemplate, navigation: set[int], repeated: set[int]
 ) -> set[int]:
     """The text of teaser cards ("related articles": a linked headline naming another page
-    and its lead, different cards on each page): blocks that share their box with a
-    navigation link line, the block seen on other pages, or the box a card (at most
-    ``_CARD_BLOCKS`` blocks) in a box under a template heading ("あわせて読みたい"). A
-    listing page's entries (under its own heading) stay its content."""
+    and its lead, different cards on each page): blocks of a card (a box of at most
+    ``_CARD_BLOCKS`` blocks holding a navigation link line) seen on other pages, or in a
+    box under a template heading ("あわせて読みたい"). A listing page's entries (under its
+    own heading) stay its content."""
     found: set[int] = set()
     for i, key in enumerate(keys):
         card = seg.blocks[i].owner.getparent()
         if card is None or card not in seg.spans:
             continue
         first, end = seg.spans[card]
+        if end - first > _CARD_BLOCKS:
+            continue
         links = (j for j in range(first, end) if j != i and j in navigation)
         if not any(seg.blocks[j].link_density > _LINK_LINE for j in links):
             continue
-        if key in t.seen or (end - first <= _CARD_BLOCKS and _under_template(seg, card, repeated)):
+        if key in t.seen or _under_template(seg, card, repeated):
             found.add(i)
     return found
 
@@ -249,7 +251,7 @@ def _reason(seg: Segmentation, choice: _Choice, index: int, kept: set[int]) -> D
         if index in choice.widened:
             reason = "search-region"
         elif index in choice.heads:
-            reason = "table-head"
+            reason = "label"
         elif index in choice.unique:
             reason = "unique"
         else:

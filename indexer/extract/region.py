@@ -159,3 +159,20 @@ def table_heads(
         if _is_head(seg.blocks[i].owner) and _table(seg.blocks[i].owner) in tables
     }
     return tuple(sorted(set(kept) | heads))
+
+
+def term_labels(
+    seg: Segmentation, kept: Sequence[int], template: Collection[int]
+) -> tuple[int, ...]:
+    """``kept`` plus the template ``<dt>`` just before each kept ``<dd>`` that is not
+    template: a spec list's terms (価格, 型番) repeat on every page, their values are
+    each page's own and mean little without them."""
+    labels = set()
+    for i in kept:
+        owner = seg.blocks[i].owner
+        if i == 0 or owner.tag != "dd" or i in template:
+            continue
+        term = seg.blocks[i - 1].owner
+        if term.tag == "dt" and term is owner.getprevious() and i - 1 in template:
+            labels.add(i - 1)
+    return tuple(sorted(set(kept) | labels))

@@ -16,6 +16,8 @@ _DIGITS = re.compile(r"\d")
 _ROW_TAGS = frozenset({"tr", "td", "th"})
 # A table cell or data row longer than this is a layout cell, not a value.
 _MAX_CELL = 200
+# A definition (``<dd>``) this short is a value.
+_MAX_VALUE = 40
 # Label and value: "価格：260円", "型番: ST-1037", "Weight = 1.2 kg".
 _LABEL_VALUE = re.compile(r"^[^\d:：=]{1,24}[:：=]\s*\S.{0,40}$")
 # A label and a number with its unit: "重量 1.2kg", "幅 120×45mm", "Size 12 cm".
@@ -23,18 +25,23 @@ _SPEC = re.compile(r"^[^\d\s:：]{1,16}\s+[\d.,/\-~×x]*\d[\d.,/\-~×x]*\s?[^\d\
 
 
 def is_value_block(block: Block) -> bool:
-    """True when a block's numbers are data: a table cell or data row, a ``label: value``
-    line, a label with a number and its unit; not a heading, no link text.
+    """True when a block's numbers are data: a table cell or data row (mostly not links),
+    a short ``<dd>``, a ``label: value`` line or a label with a number and its unit (no
+    link text); not a heading.
 
     Its pages may differ only in those numbers (a catalogue: ``価格：260円`` on every
     product page), so it is template only when its exact form repeats too
     (:func:`indexer.extract.template.template_blocks`).
     """
-    if block.heading or block.link_chars or not _DIGITS.search(block.text):
+    if block.heading or not _DIGITS.search(block.text):
         return False
     text = " ".join(unicodedata.normalize("NFKC", block.text).split())
-    if block.owner.tag in _ROW_TAGS:
-        return len(text) <= _MAX_CELL
+    if block.owner.tag in _ROW_TAGS:  # a listing's row may link its record
+        return len(text) <= _MAX_CELL and block.link_density <= MOSTLY_LINKS
+    if block.link_chars:
+        return False
+    if block.owner.tag == "dd":  # a term's value: <dt>価格</dt><dd>260円</dd>
+        return len(text) <= _MAX_VALUE
     return bool(_LABEL_VALUE.match(text) or _SPEC.match(text))
 
 
