@@ -136,8 +136,9 @@ TOPICS = (
 
 def news(seed: int = 4) -> Site:
     """Articles with a "related articles" box of teaser cards (a linked headline and its
-    lead), four other articles on each page, so each card is on a few pages; and a
-    listing page of entries (a linked headline and a lead of its own)."""
+    lead), four other articles on each page, so each card is on a few pages, after a
+    photo box of its own (a link and a caption); and a listing page of entries (a linked
+    headline and a lead of its own)."""
     rnd, site = random.Random(seed), Site()
     paths = [f"/a{i}.html" for i in range(len(TOPICS))]
     titles = [f"{t}をめぐる市の新方針" for t in TOPICS]
@@ -152,10 +153,13 @@ def news(seed: int = 4) -> Site:
             f"<p>{TOPICS[j]}をめぐる動きを記者が詳しく伝えます。</p></div>"
             for j in rnd.sample([j for j in range(len(paths)) if j != i], 4)
         )
+        caption = f"写真：{topic}の現場を記者が撮影した一枚（{i + 1}日）"
+        photo = f'<div class="photo"><a href="/img{i}.jpg">拡大</a><p>{caption}</p></div>'
         body = (
             f'<div id="art"><h1>{titles[i]}</h1>{"".join(f"<p>{p}</p>" for p in own)}'
-            f'<div class="box"><h3>あわせて読みたい</h3>{cards}</div></div>'
+            f'{photo}<div class="box"><h3>あわせて読みたい</h3>{cards}</div></div>'
         )
+        own = [*own, caption]  # a photo box beside a link, under no template heading
         site.pages[path] = _frame(titles[i], body, paths, f"<p>{FOOTER}</p>")
         site.own[path] = own
     leads = [f"{t}の最新の動きを、この一覧だけの要約で紹介します。" for t in TOPICS[:6]]

@@ -156,12 +156,14 @@ def _teasers(
 
 
 def _under_template(seg: Segmentation, card: etree._Element, repeated: set[int]) -> bool:
-    """True when the box holding ``card`` has a heading that is template."""
-    box = card.getparent()
-    if box is None or box not in seg.spans:
-        return False
-    first, end = seg.spans[box]
-    return any(seg.blocks[j].heading for j in range(first, end) if j in repeated)
+    """True when a template heading opens the box holding ``card``: a heading among the
+    card's earlier siblings ("あわせて読みたい" over its cards; not a heading elsewhere in
+    the article around a photo box)."""
+    for sibling in card.itersiblings(preceding=True):
+        span = seg.spans.get(sibling)
+        if span and any(seg.blocks[j].heading and j in repeated for j in range(*span)):
+            return True
+    return False
 
 
 def _not_own(
