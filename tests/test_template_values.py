@@ -173,3 +173,12 @@ def test_a_faq_page_keeps_its_answer_not_the_question_list(linked: bool) -> None
         assert all(own in text.split("\n") for own in site.own[path]), path
         others = [q for q in QUESTIONS if q not in site.own[path][0]]
         assert not any(f"{q}？" in text for q in others), path
+
+
+def test_statistics_stored_before_exact_keys_are_learnt_again() -> None:
+    from indexer.extract.template import HostStats
+
+    old = '{"pages": 40, "counts": {"menu": 40}}'  # no exact keys: a footer's form unknown
+    assert HostStats.from_json(old).pages == 0
+    stats = HostStats(40.0, {"menu": 40.0})
+    assert HostStats.from_json(stats.to_json()).counts == {"menu": 40.0}

@@ -42,6 +42,10 @@ from indexer.extract.values import carries_data
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
+#: Version of the stored statistics: 2 counts exact keys (:func:`exact_key`) too. Older
+#: statistics would lack them for their whole window (a footer's exact form unknown),
+#: so they are learnt again.
+STATS_VERSION = 2
 # Keys of one page taken into the statistics at most (a page of 50,000 table cells).
 _MAX_PAGE_KEYS = 5000
 
@@ -258,15 +262,18 @@ class HostStats:
         return SiteTemplate(keys, seen)
 
     def to_json(self) -> str:
-        """The stored form: ``{"pages": float, "counts": {key: float}}``."""
-        return json.dumps({"pages": self.pages, "counts": self.counts}, separators=(",", ":"))
+        """The stored form: ``{"v": STATS_VERSION, "pages": float, "counts": {key: float}}``."""
+        data = {"v": STATS_VERSION, "pages": self.pages, "counts": self.counts}
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, data: str) -> HostStats:
-        """Read :meth:`to_json`'s form; unreadable data gives empty statistics (the host is
-        learnt again, nothing is lost but time)."""
+        """Read :meth:`to_json`'s form; unreadable data or another :data:`STATS_VERSION`
+        gives empty statistics (the host is learnt again, nothing is lost but time)."""
         try:
             raw = json.loads(data)
+            if raw.get("v") != STATS_VERSION:
+                return cls()
             counts = {str(k): float(v) for k, v in raw["counts"].items()}
             return cls(float(raw["pages"]), counts)
         except (ValueError, KeyError, TypeError, AttributeError):
