@@ -83,6 +83,7 @@ class Outcome(StrEnum):
     ENCRYPTED = "encrypted"
     NO_TEXT = "no-text"
     LINKS_ONLY = "links-only"
+    EXCLUDED_FORMAT = "excluded-format"
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     ),
     Outcome.TOO_LARGE: OutcomeInfo(_S, _KEEP, "body larger than the size cap"),
     Outcome.WRONG_TYPE: OutcomeInfo(
-        _S, _GRACE, "content type not fetched for indexing, or a binary body"
+        _S, _GRACE, "content type not fetched for indexing, or bytes of no format we index"
     ),
     Outcome.TIMEOUT: OutcomeInfo(_N, _KEEP, "connect or total timeout, every attempt"),
     Outcome.CONNECTION_ERROR: OutcomeInfo(
@@ -197,6 +198,9 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     ),
     Outcome.LINKS_ONLY: OutcomeInfo(
         _S, _GRACE, "an HTML page parsed for its links only: html is not in crawl.formats"
+    ),
+    Outcome.EXCLUDED_FORMAT: OutcomeInfo(
+        _S, _GRACE, "a readable document of a format crawl.formats leaves out"
     ),
 }
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from indexer.crawl.frontier.runs import RunRecord
+from indexer.crawl.owner import GONE_LABEL
 from indexer.index.xmlchars import clean_text
 from indexer.outcomes import (
     HTTP_DESCRIPTION,
@@ -259,9 +260,12 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
     return "\n".join(lines)
 
 
-def format_run(run: RunRecord) -> str:
-    """``last run N: PHASE (exit CODE): REASON`` for ``indexer report``."""
+def format_run(run: RunRecord, gone: bool = False) -> str:
+    """``last run N: PHASE (exit CODE): REASON`` for ``indexer report``; with ``gone`` (its
+    process ended without closing it, :mod:`indexer.crawl.owner`) it says so."""
     line = f"last run {run.id}: {run.phase or ('finished' if run.finished else 'unknown')}"
+    if gone:
+        line += f", {GONE_LABEL}: `indexer crawl --resume` continues it"
     if run.exit_code is not None:
         line += f" (exit {run.exit_code})"
     return line + (f": {run.reason}" if run.reason else "")

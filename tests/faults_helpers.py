@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -101,6 +102,33 @@ def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
                 return
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+class ErrLines:
+    """The stderr of a running crawl, read line by line in a thread, so a test can wait for
+    a line (a condition, not a time) and still get the whole text at the end."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self._proc = proc
+        self._lines: list[str] = []
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        assert self._proc.stderr is not None
+        for line in self._proc.stderr:
+            self._lines.append(line)
+
+    def has(self, text: str) -> bool:
+        """Whether a line read so far contains ``text``."""
+        return any(text in line for line in list(self._lines))
+
+    def finish(self, timeout: float) -> str:
+        """Wait for the process to end (``subprocess.TimeoutExpired`` after ``timeout`` s)
+        and return its whole stderr."""
+        self._proc.wait(timeout)
+        self._thread.join(10)
+        return "".join(self._lines)
 
 
 def last_run(data: Path) -> RunRecord:

@@ -40,6 +40,7 @@ class SolrProxy:
         self.status: int | None = None
         self.status_until = 0.0
         self.body: str | None = None
+        self.remaining: int | None = None
         self.log: list[tuple[str, str, int]] = []
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
@@ -53,13 +54,17 @@ class SolrProxy:
         seconds: float = 3600.0,
         path: str = "/update",
         body: str | None = None,
+        times: int | None = None,
     ) -> None:
         """Answer ``status`` to matched requests for ``seconds`` (None: stop forcing), with
-        ``body`` as a JSON answer (as Solr's error object) or a plain-text line."""
+        ``body`` as a JSON answer (as Solr's error object) or a plain-text line; with
+        ``times``, to the next ``times`` matched requests instead, however late they come
+        (a loaded machine may start the crawl after any time window closed)."""
         self.path = path
         self.status = status
         self.body = body
         self.status_until = time.monotonic() + seconds
+        self.remaining = times
 
     def forced(self) -> list[tuple[str, str, int]]:
         """The answers the proxy made up itself (not Solr's)."""
@@ -95,6 +100,17 @@ class SolrProxy:
         if self._session is not None:
             await self._session.close()
 
+    def _forcing(self) -> bool:
+        """Whether this matched request gets the forced status (counts one of ``times``)."""
+        if self.status is None:
+            return False
+        if self.remaining is None:
+            return time.monotonic() < self.status_until
+        if self.remaining <= 0:
+            return False
+        self.remaining -= 1
+        return True
+
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         matched = self.path in request.path
         delay = self.delay
@@ -103,7 +119,7 @@ class SolrProxy:
         if matched and delay and self._closing is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._closing.wait(), delay)
-        if matched and self.status is not None and time.monotonic() < self.status_until:
+        if matched and self._forcing():
             self.log.append((request.method, request.path, -1))
             if self.body is not None:
                 return web.Response(

@@ -80,11 +80,11 @@ def test_writer_classes_solr_400s_by_what_they_name(solr_core: tuple[str, str]) 
         writer.update([{"id": "http://h.test/2", "published": "not-a-date"}], [])
 
 
-def test_update_answering_404_for_10_s_pauses_and_loses_nothing(
+def test_update_answering_404_pauses_and_loses_nothing(
     proxy: SolrProxy, solr_core: tuple[str, str], site: str, tmp_path: Path
 ) -> None:
     data = tmp_path / "d"
-    proxy.force(404, seconds=10)
+    proxy.force(404, times=3)  # however late the crawl's first update comes
     env = {"INDEXER_SOLR_BATCH_SIZE": "10", "INDEXER_SOLR_COMMIT_WITHIN_MS": "500"}
     code, err = _finish(crawl_args(proxy.url, data, "--delay", "0", f"{site}/"), env)
     assert code == 0, err[-2000:]
@@ -99,13 +99,15 @@ def test_unknown_field_pauses_naming_update_config_then_continues(
 ) -> None:
     data = tmp_path / "d"
     unknown = {"error": {"msg": "ERROR: [doc=x] unknown field 'new_field'", "code": 400}}
-    proxy.force(400, seconds=6, body=json.dumps(unknown))  # the configset is older than us
+    # the configset is older than us: the first three updates are refused, whenever they
+    # come (a time window opened here could close before a loaded machine sends one)
+    proxy.force(400, times=3, body=json.dumps(unknown))
     args = crawl_args(proxy.url, data, "--delay", "0", f"{site}/")
     code, err = _finish(args, {"INDEXER_SOLR_BATCH_SIZE": "10"})
     assert code == 0, err[-2000:]
     paused = [line for line in err.splitlines() if "fetching paused" in line]
     assert len(paused) == 1 and "indexer solr update-config" in paused[0], err[-2000:]
-    assert proxy.forced() and "index-rejected" not in outcomes(data)
+    assert len(proxy.forced()) == 3 and "index-rejected" not in outcomes(data)
     _every_page_once(*solr_core)
 
 

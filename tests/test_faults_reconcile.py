@@ -123,7 +123,7 @@ def test_sigterm_to_a_reindex_interrupts_it_and_deletes_nothing(
         if phase == "reconciling":
             proxy.force(503, path="/select")  # the job waits on Solr: the stop must end it
             _in_phase(data, "reconciling")
-            time.sleep(0.5)
+            wait_for(lambda: bool(proxy.forced()), 60, "a /select answered 503")
         sent = signal_group(proc, signal.SIGTERM)
         code, err = _ended(proc, 60)
         took = time.monotonic() - sent

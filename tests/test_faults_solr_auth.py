@@ -16,6 +16,7 @@ import pytest
 import requests
 
 from tests.faults_helpers import (
+    ErrLines,
     crawl_args,
     last_run,
     outbox_count,
@@ -91,11 +92,14 @@ def test_password_rotated_and_restored_within_auth_wait_loses_nothing(
     with serve_folder(write_site(tmp_path / "site", PAGES)) as site:
         _, proc = _start(solr, site, data, auth_wait=120)
         try:
+            lines = ErrLines(proc)
             wait_for(lambda: _indexed(solr) >= 5, 120, "5 documents in Solr")
             _set_password(solr, PASSWORD, ROTATED)
-            time.sleep(4)
+            # until the crawl has met the refusal (its final commit at the latest), not a
+            # fixed time a loaded machine could pass without one update
+            wait_for(lambda: lines.has("fetching paused"), 120, "the refusal to be met")
             _set_password(solr, ROTATED, PASSWORD)
-            _, err = proc.communicate(timeout=240)
+            err = lines.finish(240)
         finally:
             reap(proc)
     assert proc.returncode == 0, err[-2000:]

@@ -68,7 +68,7 @@ def test_a_type_the_bytes_cannot_be_or_unknown_bytes_is_wrong_type(
 
 def test_formats_not_chosen_and_part_two_formats() -> None:
     verdict = decide(PDF, "application/pdf", "http://127.0.0.1/a", ("html",))
-    assert (verdict.outcome, verdict.format) == ("wrong-type", None)
+    assert (verdict.outcome, verdict.format) == ("excluded-format", None)
     assert "crawl.formats" in verdict.reason
     for body, declared in ((OLE_DOC, "application/octet-stream"), (b"{\\rtf1 x}", "text/rtf")):
         verdict = decide(body, declared, "http://127.0.0.1/a", ids.ALL)

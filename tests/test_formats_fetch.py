@@ -60,7 +60,7 @@ async def test_explicit_content_types_and_formats_filter(tmp_path: Path) -> None
         _serve(srv)
         run = await crawl([srv.url("/")], tmp_path / "b", crawl__formats=("html", "text"))
     outcomes = {u.removeprefix(srv.base()): o for u, (o, _r) in run.outcomes.items()}
-    assert outcomes["/minutes.pdf"] == outcomes["/big.pdf"] == "wrong-type"
+    assert outcomes["/minutes.pdf"] == outcomes["/big.pdf"] == "excluded-format"
     assert outcomes["/plain.txt"] == outcomes["/page.bin"] == "indexed"
 
 

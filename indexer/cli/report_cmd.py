@@ -9,7 +9,9 @@ from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.datadir import DataDir
+from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
+from indexer.crawl.owner import row_gone
 from indexer.crawl.urls import normalize_url
 from indexer.errors import ConfigError, InvalidURLError
 from indexer.index.outbox import OUTBOX
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             print(format_counts(view.counts()))
             runs = view.runs()
             if runs:
-                print(f"\n{format_run(runs[-1])}")
+                print(f"\n{format_run(runs[-1], _gone(view, runs[-1]))}")
             notes = format_notes(view.meta(RUN_NOTES))
             if notes:
                 print(f"\n{notes}")
@@ -75,6 +77,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 _STATES = ("queued", "fetching")
+
+
+def _gone(view: FrontierView, run: RunRecord) -> bool:
+    """Whether ``run`` is open but the process that wrote its progress is gone."""
+    progress = view.progress.all().get(run.id)
+    open_run = run.exit_code is None and not run.finished
+    return open_run and progress is not None and row_gone(progress.owner) is True
 
 
 def _explain(view: FrontierView, url: str) -> int:

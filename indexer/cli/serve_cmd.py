@@ -19,6 +19,7 @@ from aiohttp import web
 from indexer.cli.options import ExitCode, add_common, configure_logging, load_from_args, solr_flags
 from indexer.solr.query import query_options
 from indexer.web.app import MAX_REQUEST_LINE, WebConfig, make_app
+from indexer.web.requestlog import make_runner
 from indexer.web.security import admin_password
 
 
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(app: web.Application, host: str, port: int, banner: str | None) -> None:
     """Listen on ``host:port``, print the URL (and ``banner``), run until SIGINT/SIGTERM."""
-    runner = web.AppRunner(app, access_log=None, max_line_size=MAX_REQUEST_LINE)
+    runner = make_runner(app, MAX_REQUEST_LINE)
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable
@@ -41,7 +42,7 @@ from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.outage import Stopped, patiently
-from indexer.pipeline.phases import Phase, RunEnd, StopEvent
+from indexer.pipeline.phases import Phase, RunEnd, RunPhases, StopEvent
 from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
 from indexer.pipeline.refresh import stale_ids
 from indexer.pipeline.verdict import ReindexPolicy
@@ -49,6 +50,7 @@ from indexer.report import RunStats
 from indexer.settings import Settings, Source
 
 ChangeCallback = Callable[[str, str], None]
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,9 @@ async def reindex(
     job: ReindexJob | None = None,
     client: SolrClient | None = None,
 ) -> ReindexResult:
-    """Run one reindex job over ``settings.crawl.data_dir``.
+    """Run one reindex job over ``settings.crawl.data_dir``; a Solr that cannot be asked
+    for its ids before the recrawl (down, a 503) ends a recorded run ``failed`` (exit 1,
+    Solr's answer as the reason), nothing fetched or deleted.
 
     Args:
         settings: validated settings (``crawl``, ``fetch``, ``solr``, ``reindex``).
@@ -130,7 +134,6 @@ async def reindex(
         StateError: ``crawl.data_dir`` holds no crawl state, or a broken state file.
         ConfigError: a scope setting differs from the stored scope without ``rescope``.
         CrawlLockedError: another crawl uses the data directory.
-        SolrUnavailableError, SolrError: Solr cannot be asked for its documents.
     """
     job = _effective(job, force, dry_run)
     data_dir = settings.crawl.data_dir
@@ -204,8 +207,11 @@ async def _recrawl(
     scope = build_scope(scoped.crawl, job.include, job.exclude)
     known = {*frontier.known_hosts(), *frontier.tombstones.hosts}  # a host whose delete failed
     hosts = sorted(h for h in known if site_of(h) in scope.sites)
-    before = await in_thread(_ids_by_host, client, hosts)
-    stale = await in_thread(stale_ids, settings.solr, hosts) if job.refresh else frozenset()
+    try:
+        before = await in_thread(_ids_by_host, client, hosts)
+        stale = await in_thread(stale_ids, settings.solr, hosts) if job.refresh else frozenset()
+    except SolrError as exc:  # before the recrawl began: still a run, ended failed
+        raise _NoIds(_failed_start(frontier, f"Solr failed before the recrawl: {exc}")) from exc
     # old-stamped ids count as absent: fetched in full and sent even when unchanged
     present = frozenset(i for ids in before.values() for i in ids) - stale
     options = CrawlOptions(
@@ -226,6 +232,23 @@ async def _recrawl(
     return crawler, hosts, len(stale)
 
 
+class _NoIds(Exception):
+    """Solr could not be asked for its ids before the recrawl; the run was recorded."""
+
+    def __init__(self, end: RunEnd) -> None:
+        super().__init__(end.reason)
+        self.end = end
+
+
+def _failed_start(frontier: Frontier, reason: str) -> RunEnd:
+    """Record a run that failed before its recrawl began (exit 1, as any failed recrawl),
+    so ``/admin`` and ``indexer report`` show it; the next job starts anew as usual."""
+    frontier.start_run(resume=False)
+    end = RunPhases(frontier).end(Phase.FAILED, reason)
+    log.error("reindex failed: %s", end.reason)
+    return end
+
+
 async def _run(
     settings: Settings,
     client: SolrClient,
@@ -235,7 +258,12 @@ async def _run(
     plan: ScopePlan,
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
-    crawler, hosts, stale = await _recrawl(settings, client, frontier, job, plan, on_change)
+    try:
+        crawler, hosts, stale = await _recrawl(settings, client, frontier, job, plan, on_change)
+    except _NoIds as failed:
+        stats = RunStats()
+        stats.ended(failed.end.phase, failed.end.stopped_in, failed.end.reason)
+        return ReindexResult(stats, scope=plan, end=failed.end)
     result = ReindexResult(crawler.stats, scope=plan, end=crawler.end, refreshed=stale)
     if crawler.end is None or crawler.end.phase != Phase.FINISHED:
         return result  # interrupted or failed: not reconciled, nothing deleted

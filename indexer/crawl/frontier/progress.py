@@ -16,6 +16,8 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
+from indexer.crawl.owner import current
+
 Counts = Mapping[str, int]
 #: Seconds between two progress writes of a running crawl (issue 22: "every 2 seconds").
 INTERVAL = 2.0
@@ -45,6 +47,8 @@ class Progress:
         rate: fetches per second since the previous write.
         waiting: hosts held by a Retry-After right now.
         outcomes: final outcomes so far, ``{"indexed": 12, "http-404": 1}``.
+        owner: ``[host, pid, start ticks]`` of the writing process
+            (:mod:`indexer.crawl.owner`; empty in rows of older versions).
     """
 
     run: int
@@ -57,6 +61,7 @@ class Progress:
     rate: float = 0.0
     waiting: tuple[str, ...] = ()
     outcomes: dict[str, int] = field(default_factory=dict)
+    owner: tuple[str, int, int] | tuple[()] = ()
 
 
 class ProgressStore:
@@ -88,6 +93,7 @@ class ProgressStore:
             try:
                 raw = json.loads(data)
                 raw["waiting"] = tuple(raw.get("waiting", ()))
+                raw["owner"] = tuple(raw.get("owner", ()))
                 progress = Progress(**raw)
             except (TypeError, ValueError):
                 continue
@@ -143,6 +149,13 @@ class ProgressWriter:
                 round(max(rate, 0.0), 2),
                 tuple(sorted(waiting)),
                 dict(outcomes),
+                _owner(),
             )
         )
         self._last, self._last_fetched = now, fetched
+
+
+def _owner() -> tuple[str, int, int]:
+    """The writing process, as the row stores it (:class:`indexer.crawl.owner.Owner`)."""
+    owner = current()
+    return (owner.host, owner.pid, owner.started)

@@ -3,9 +3,10 @@
 Each package is checked by :func:`indexer.extract.formats.package.check_package` first.
 Word: body paragraphs and tables in document order (a table's cells row by row, tab
 separated), the distinct header texts before them and footer texts after them (each once,
-not once per section). Excel (openpyxl read-only, cached values): every sheet, its name on the first
-line, rows of tab-separated cells. PowerPoint: slide by slide the text of each shape
-(groups and tables included), then the slide's notes. The title is the core properties'
+not once per section); paragraphs in a Heading 1–6 style are the ``headings``. Excel
+(openpyxl read-only, cached values): every sheet, its name on the first line, rows of
+tab-separated cells. PowerPoint: slide by slide the text of each shape (groups and tables
+included), then the slide's notes. The title is the core properties'
 ``dc:title``, else (decks) the first slide's title, else the first line of the body. The
 language is the text's when it shows one (:func:`.fields.document_lang`), else the core
 properties' ``dc:language``.
@@ -13,7 +14,9 @@ properties' ``dc:language``.
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -77,7 +80,34 @@ def docx_document(body: bytes, max_unpacked: int) -> ExtractedDoc:
     main = "\n".join(_blocks(document))
     headers, footers = _margins(document)
     text = "\n\n".join(part for part in (*headers, main, *footers) if part.strip())
-    return _extracted("docx", text, document.core_properties, None, first_line(main))
+    doc = _extracted("docx", text, document.core_properties, None, first_line(main))
+    return dataclasses.replace(doc, headings=list(_headings(document)))
+
+
+#: Word's built-in heading styles (ECMA-376 part 1 §17.7.4.9 ``w:name``; python-docx gives
+#: the English name whatever the interface language, ``見出し 1`` included).
+_HEADING_STYLE = re.compile(r"heading [1-6]", re.IGNORECASE)
+
+
+def _headings(document: Any) -> Iterator[str]:
+    """The texts of the body's paragraphs in a Heading 1–6 style (or a style based on
+    one), in document order: the ``headings`` field, as an HTML page's ``h1``–``h6``."""
+    for paragraph in document.paragraphs:
+        text = paragraph.text.strip()
+        if text and _is_heading(paragraph.style):
+            yield text
+
+
+def _is_heading(style: Any) -> bool:
+    """Whether a paragraph style is a built-in heading or based on one (a house style
+    "Chapter" based on Heading 1), followed up to a few levels."""
+    for _ in range(5):
+        if style is None:
+            return False
+        if _HEADING_STYLE.fullmatch(str(style.name or "")):
+            return True
+        style = style.base_style
+    return False
 
 
 def _blocks(container: Any) -> Iterator[str]:

@@ -11,10 +11,12 @@ markup at its start (WHATWG §7.1 "text/html" patterns), else from the URL's ext
 
 The bytes decide wherever they can: a signature wins over any declared type (a DOCX sent as
 ``application/pdf`` is a DOCX, as an XLSX sent as the DOCX type is an XLSX); the declared
-type only breaks ties (text without a signature, a zip too broken to list). Bytes of no
-indexed format end as ``wrong-type`` with what they are (``0 bytes``, a zip that is no
-Office package, binary). HTML of a ``crawl.formats`` without ``html`` is still parsed for
-its links (outcome ``links-only``).
+type only breaks ties (text without a signature, a zip too broken to list); without a
+declared type (or a generic one) the URL's extension stands for it, so text named
+``report.pdf`` is no PDF with or without ``application/pdf``. Bytes of no indexed format
+end as ``wrong-type`` with what they are (``0 bytes``, a zip that is no Office package,
+binary); a format ``crawl.formats`` leaves out as ``excluded-format``. HTML of a
+``crawl.formats`` without ``html`` is still parsed for its links (outcome ``links-only``).
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ class Verdict:
     Attributes:
         format: the format id to parse, or None when the response ends with ``outcome``.
         outcome: ``""`` (parse it), ``links-only`` (parse HTML for its links, do not index
-            it), ``wrong-type`` or ``unsupported-format``.
+            it), ``wrong-type``, ``excluded-format`` or ``unsupported-format``.
         reason: one line naming what was declared and what was found.
     """
 
@@ -189,6 +191,21 @@ def _text_format(body: bytes, declared: str, url: str, formats: Collection[str])
     return by_extension if by_extension in ("csv", "text", "html") else "text"
 
 
+def _named_document(declared: str, url: str) -> str | None:
+    """The document format a URL's extension names when no type (or a generic one) was
+    declared, or None: the name then stands for the declared type, so text without a
+    signature in a ``report.pdf`` is not a PDF, whether a server said ``application/pdf``
+    or nothing (``indexer extract report.pdf`` and the crawl decide alike). Text formats
+    and the Word/Excel names (:data:`_TEXT_EXPORTS`, HTML saved as ``.doc``) are left to
+    what the text shows."""
+    if declared not in _GENERIC:
+        return None
+    named = extension_format(url)
+    if named is None or named in ("html", "text", "csv") or named in _TEXT_EXPORTS:
+        return None
+    return named
+
+
 def _plain(body: bytes) -> bool:
     """Text without any markup (NULs mean UTF-16, which the byte pattern cannot read)."""
     return bool(body.strip()) and b"\x00" not in body[:4096] and _TAG.search(body) is None
@@ -226,14 +243,18 @@ def decide(body: bytes, content_type: str | None, url: str, formats: Collection[
     Returns:
         A :class:`Verdict`: a format to parse; ``html`` with ``links-only`` (HTML when
         ``html`` is not chosen: parsed for its links, not indexed); or no format with
-        ``wrong-type`` (bytes of no format we know, what the declared type names but the
-        bytes are not, a format not chosen) or ``unsupported-format`` (chosen, but no
-        parser in this build).
+        ``wrong-type`` (bytes of no format we know, what the declared type or the name's
+        extension names but the bytes are not), ``excluded-format`` (a format not in
+        ``crawl.formats``) or ``unsupported-format`` (chosen, but no parser in this build).
     """
     declared = media_type(content_type)
     hint = ids.BY_MEDIA_TYPE.get(declared) or extension_format(url)
     found = signature_format(body, hint)
     shown = declared or "no Content-Type"
+    named = _named_document(declared, url)
+    if found is None and named is not None and body and not looks_binary(body):
+        why = f"{shown}; the name says {named}, bytes are {describe(body)}"
+        return Verdict(None, "wrong-type", why)
     if not body and hint not in (None, "html", "text", "csv"):  # an empty "report.pdf"
         return Verdict(None, "wrong-type", f"{shown}; bytes are {describe(body)}")
     if found is None:
@@ -244,7 +265,7 @@ def decide(body: bytes, content_type: str | None, url: str, formats: Collection[
         if found == "html":  # its links still lead to the chosen formats
             why = f"html not in crawl.formats: parsed for its links only ({shown})"
             return Verdict("html", "links-only", why)
-        return Verdict(None, "wrong-type", f"{found} not in crawl.formats ({shown})")
+        return Verdict(None, "excluded-format", f"{found} not in crawl.formats ({shown})")
     if found in ids.UNSUPPORTED:
         return Verdict(None, "unsupported-format", f"{found}: no parser in this build ({shown})")
     return Verdict(found)

@@ -18,6 +18,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,12 @@ class Plan:
     changes: dict[str, list[str]] = field(default_factory=lambda: {a: [] for a in ACTIONS})
     summary: dict[str, Any] | None = None
     summary_line: str = ""
+    totals: dict[str, int] = field(default_factory=dict)  # a stored plan's (ids cut)
+
+    def total(self, action: str) -> int:
+        """How many changes of ``action`` the plan has (a stored plan keeps only the first
+        ids of each action, and the totals)."""
+        return max(self.totals.get(action, 0), len(self.changes.get(action, [])))
 
     def read(self, line: str) -> None:
         """Take one line of the dry run's output."""
@@ -82,6 +89,7 @@ class Job:
         exit_code: the child's exit code once ended (3: the guard refused).
         plan: what a dry run planned.
         stderr: what the child said on stderr (its summary, refusals, errors).
+        abandoned: stored as running by a server that stopped before the job ended.
     """
 
     kind: str
@@ -91,11 +99,12 @@ class Job:
     plan: Plan = field(default_factory=Plan)
     stderr: str = ""
     pid: int | None = None
+    abandoned: bool = False
 
     @property
     def running(self) -> bool:
-        """The child has not ended."""
-        return self.exit_code is None
+        """The child has not ended (and this server started it)."""
+        return self.exit_code is None and not self.abandoned
 
 
 class Jobs:
@@ -103,12 +112,21 @@ class Jobs:
 
     Args:
         argv, env: from :func:`reindex_command`.
+        last: the last job of each kind from an earlier server (``job_store.JobStore``).
+        on_change: called with :attr:`last` when a job starts or ends (to store it).
     """
 
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        last: dict[str, Job] | None = None,
+        on_change: Callable[[dict[str, Job]], None] | None = None,
+    ) -> None:
         self._argv = argv
         self._env = env
-        self.last: dict[str, Job] = {}
+        self.last: dict[str, Job] = dict(last or {})
+        self._on_change = on_change or (lambda _last: None)
         self._procs: dict[int, asyncio.subprocess.Process] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._starting = False  # a start awaiting its child: a second one must not pass
@@ -136,6 +154,7 @@ class Jobs:
             self._starting = False
         job = Job(kind, pid=proc.pid)
         self.last[kind] = job
+        self._on_change(self.last)
         self._procs[proc.pid] = proc
         task = asyncio.create_task(self._follow(job, proc))
         self._tasks.add(task)
@@ -158,6 +177,7 @@ class Jobs:
         await asyncio.gather(read_out(), read_err())
         job.exit_code = await proc.wait()
         job.ended = time.time()
+        self._on_change(self.last)
         self._procs.pop(proc.pid, None)
         log.info("admin: reindex %s ended with exit %d", job.kind, job.exit_code)
 

@@ -20,10 +20,11 @@ from typing import Any
 from aiohttp import web
 
 from indexer.crawl.frontier.browse import UrlFilter
-from indexer.errors import SolrError, StateError
+from indexer.errors import SolrError, SolrRejectedError, StateError
 from indexer.settings import describe
 from indexer.web.admin import auth, reindex_page
 from indexer.web.admin.context import ADMIN, ENV, AdminContext, page
+from indexer.web.admin.job_store import JobStore
 from indexer.web.admin.jobs import Jobs, reindex_command
 from indexer.web.admin.render import environment, printable
 from indexer.web.admin.solr_state import solr_state, stored_document
@@ -38,6 +39,10 @@ CSV_BATCH = 2000
 CONTENT_SHOWN = 3000
 #: Decisions of an explanation shown on a document's page.
 DECISIONS_SHOWN = 500
+#: Characters of an over-long id echoed on its page.
+ID_SHOWN = 200
+#: The longest id without the server's settings (``crawl.max_url_length``'s default).
+DEFAULT_ID_LIMIT = 2048
 
 
 def setup_admin(app: web.Application, ctx: AdminContext) -> None:
@@ -49,7 +54,9 @@ def setup_admin(app: web.Application, ctx: AdminContext) -> None:
     app[auth.PASSWORD] = ctx.password
     app.middlewares.append(auth.admin_guard)
     if ctx.loaded is not None and ctx.data_dir is not None:
-        app[reindex_page.JOBS] = Jobs(*reindex_command(ctx.loaded, ctx.config_file))
+        store = JobStore(ctx.data_dir)
+        argv, env = reindex_command(ctx.loaded, ctx.config_file)
+        app[reindex_page.JOBS] = Jobs(argv, env, store.load(), store.save)
         app.on_cleanup.append(reindex_page.stop_jobs)
     r = app.router
     r.add_get("/admin/login", login_form)
@@ -200,24 +207,45 @@ async def doc(request: web.Request) -> web.Response:
     """``GET /admin/doc?id=``: a document's stored fields, encoding and where it came from,
     its outcome history and the extraction explanation stored by the crawl."""
     ctx = request.app[ADMIN]
-    doc_id = request.query.get("id", "")[:8000]
-    if not doc_id:
-        return page(request, "doc.html", 400, doc_id="", fields=None, state=None, problem="no id")
+    doc_id = request.query.get("id", "")
+    too_long = _id_too_long(ctx, doc_id)
+    if not doc_id or too_long:
+        shown_id = doc_id[:ID_SHOWN] + (" …" if len(doc_id) > ID_SHOWN else "")
+        problem = too_long or "no id"
+        return page(
+            request, "doc.html", 400, doc_id=shown_id, fields=None, state=None, problem=problem
+        )
     state = await asyncio.to_thread(doc_state, ctx.data_dir, doc_id)
     problem = ""
     try:
         fields = await asyncio.to_thread(stored_document, ctx.solr, doc_id)
+    except SolrRejectedError as exc:
+        fields, problem = None, f"Solr refused the request (HTTP {exc.status})"
     except SolrError:
         fields, problem = None, "Solr did not answer"
     shown = {k: _cut(k, v) for k, v in sorted((fields or {}).items())}
+    known = bool(fields) or bool(state.history) or bool(problem)
     return page(
         request,
         "doc.html",
+        200 if known else 404,
         doc_id=doc_id,
         fields=shown if fields else None,
         state=state,
         decisions=state.explanation[:DECISIONS_SHOWN],
         problem=problem,
+    )
+
+
+def _id_too_long(ctx: AdminContext, doc_id: str) -> str:
+    """Why ``doc_id`` cannot name a document ('' when it can): ids are normalized URLs, none
+    longer than ``crawl.max_url_length`` (longer ones are traps, never indexed)."""
+    limit = ctx.loaded.settings.crawl.max_url_length if ctx.loaded else DEFAULT_ID_LIMIT
+    if len(doc_id) <= limit:
+        return ""
+    return (
+        f"This id is {len(doc_id)} characters long; no document id is longer than "
+        f"crawl.max_url_length ({limit} characters), so no document has it."
     )
 
 

@@ -17,6 +17,7 @@ from indexer.crawl.frontier.history import HistoryEntry
 from indexer.crawl.frontier.progress import INTERVAL, Progress
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
+from indexer.crawl.owner import row_gone
 from indexer.errors import StateError
 
 #: A running run's progress older than this many write intervals reads as stale.
@@ -47,10 +48,18 @@ class RunRow:
         return self.record.phase not in ENDED
 
     @property
+    def gone(self) -> bool:
+        """Not ended by its phase, but the process that wrote it is gone (killed with -9,
+        out of memory): it stopped without closing (:mod:`indexer.crawl.owner`)."""
+        return self.running and self.progress is not None and row_gone(self.progress.owner) is True
+
+    @property
     def live(self) -> bool:
-        """Running, and its progress was written within :data:`STALE_AFTER` seconds."""
+        """Running, its process not gone, and its progress written within
+        :data:`STALE_AFTER` seconds."""
         p = self.progress
-        return self.running and p is not None and time.time() - p.updated <= STALE_AFTER
+        fresh = p is not None and time.time() - p.updated <= STALE_AFTER
+        return self.running and fresh and not self.gone
 
 
 @dataclass
