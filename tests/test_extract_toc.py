@@ -63,3 +63,13 @@ def test_link_dense_pages_are_tables_of_contents() -> None:
     assert not link_dense(_processed("x" * 8000, 40))  # an article with a link box
     assert not link_dense(_processed("x" * 100, 5))  # a short page with a few links
     assert not link_dense(ProcessedPage(DecodedText("", "binary", ""), None))
+
+
+def test_link_dense_counts_the_links_the_worker_judged() -> None:
+    from indexer.crawl.candidates import Candidates, Link
+
+    doc = ExtractedDoc(title="t", text="x" * 1500)  # outlinks left empty by the worker
+    links = Candidates(tuple(Link(f"{URL}{n}", "127.0.0.1") for n in range(40)), seen=40)
+    assert link_dense(ProcessedPage(DecodedText("", "utf-8", "header"), doc, links=links))
+    few = Candidates(tuple(Link(f"{URL}{n}", "127.0.0.1") for n in range(5)), seen=5)
+    assert not link_dense(ProcessedPage(DecodedText("", "utf-8", "header"), doc, links=few))

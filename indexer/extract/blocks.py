@@ -15,6 +15,7 @@ from lxml import etree
 
 from indexer.extract.boilerplate import is_strong_furniture
 from indexer.extract.segment import MOSTLY_LINKS, Block, Segmentation
+from indexer.extract.tags import CELL_TAGS
 
 # A block must beat this weight (Latin-equivalent characters) to count as content.
 _THRESHOLD = 30.0
@@ -22,6 +23,8 @@ _THRESHOLD = 30.0
 _PUNCT_BONUS = 12.0
 # Linked headlines (teaser cards of other articles) count this many times as negative.
 _LINK_HEADING_FACTOR = 3.0
+# Mean characters per cell a data row needs for its cell boundaries to count as marks.
+_MIN_CELL_CHARS = 3
 # At the end of the page a positive value keeps this share of itself.
 _DECAY_FLOOR = 0.6
 
@@ -60,19 +63,31 @@ def mark_furniture(seg: Segmentation) -> None:
                 block.furniture = True
 
 
+def _fields(block: Block) -> int:
+    """Cell boundaries of a data row (a ``<tr>`` read as one line): a table's fields are
+    its sentences. Rows of cells shorter than ``_MIN_CELL_CHARS`` on average (a
+    calendar's day numbers) have none."""
+    if block.owner.tag != "tr":
+        return 0
+    cells = sum(1 for cell in block.owner if cell.tag in CELL_TAGS)
+    if cells < 2 or block.chars < _MIN_CELL_CHARS * cells:
+        return 0
+    return cells - 1
+
+
 def block_value(block: Block) -> float:
     """Score one block: positive for content, negative for boilerplate (no upper bound).
 
     ``weight × ((1 − ld)² − ld / 2) + punctuation bonus × (1 − ld) − threshold`` where
-    ``ld`` is the link density: smooth in ``ld``, zero-ish at one half, ``−(weight / 2 +
-    threshold)`` for pure links. Furniture counts fully negative; linked headlines count
-    several times; other headings are slightly positive so that they join the section
-    they introduce.
+    ``ld`` is the link density (a data row's cell boundaries count as punctuation):
+    smooth in ``ld``, zero-ish at one half, ``−(weight / 2 + threshold)`` for pure links.
+    Furniture counts fully negative; linked headlines count several times; other headings
+    are slightly positive so that they join the section they introduce.
     """
     if block.furniture:
         return -max(block.weight, _THRESHOLD)
     density = block.link_density
-    bonus = _PUNCT_BONUS * min(block.punct, 30) * (1.0 - density)
+    bonus = _PUNCT_BONUS * min(block.punct + _fields(block), 30) * (1.0 - density)
     value = block.weight * ((1.0 - density) ** 2 - density / 2.0) + bonus - _THRESHOLD
     if block.heading:
         if density > MOSTLY_LINKS:  # a linked headline points at another page: a teaser card

@@ -23,7 +23,7 @@ from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
 from indexer.extract.parse import prune
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
-from indexer.extract.region import own_text
+from indexer.extract.region import own_text, table_heads, term_labels
 from indexer.extract.searchable import search_blocks
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
@@ -32,10 +32,13 @@ from indexer.extract.template import (
     NO_TEMPLATE,
     SiteTemplate,
     block_keys,
+    exact_keys,
     slot_keys,
+    template_blocks,
     title_keys,
 )
 from indexer.extract.text import node_text
+from indexer.extract.values import carries_data
 
 
 @dataclass(slots=True)
@@ -68,9 +71,14 @@ class _Choice:
     unique: set[int] = field(default_factory=set)
     refused: set[int] = field(default_factory=set)
     widened: set[int] = field(default_factory=set)
+    heads: set[int] = field(default_factory=set)
 
 
 _REFUSED = frozenset({"comments", "repeat"})
+# A block with more link text than this share is a link line.
+_LINK_LINE = 0.5
+# Blocks of a teaser card at most: its headline, its lead, a date or a "more" link.
+_CARD_BLOCKS = 3
 
 
 def _with_template(
@@ -78,6 +86,7 @@ def _with_template(
     root: etree._Element,
     title: str,
     keys: list[str],
+    exact: list[str],
     slots: list[str],
     titles: list[str],
     template: SiteTemplate,
@@ -87,8 +96,10 @@ def _with_template(
     if not template.known:
         refused = {i for i, why in trace.dropped.items() if why in _REFUSED}
         return _Choice(alone.indexes, alone.extractor, trace, refused=refused)
-    repeated = {i for i, key in enumerate(keys) if key in template.keys}
+    repeated, constant = template_blocks(seg, keys, exact, template)
     navigation = _not_own(seg, keys, slots, titles, template)
+    navigation -= _varying_values(seg, exact, template)
+    repeated |= _teasers(seg, keys, template, navigation, repeated)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
     for index in repeated:
         seg.blocks[index].furniture = True
@@ -96,11 +107,63 @@ def _with_template(
     learned: Candidate = choose(seg, root, title, learned_trace)
     refused = {i for i, why in learned_trace.dropped.items() if why in _REFUSED} | navigation
     refused.update(i for i, why in trace.dropped.items() if why in _REFUSED)
-    base = sorted(set(learned.indexes) | (set(alone.indexes) - repeated))
+    # The fallback keeps every block when all are template (pages that differ only in a
+    # number); those the same on most pages go all the same (a footer).
+    chosen = set(learned.indexes) - constant or set(learned.indexes)
+    base = sorted(chosen | (set(alone.indexes) - repeated))
     values = block_values(seg.blocks)
-    kept = own_text(seg, base, repeated, markup, values, refused)
+    own = own_text(seg, base, repeated, markup, values, refused)
+    kept = term_labels(seg, table_heads(seg, own, repeated), repeated)
     unique = set(kept) - set(learned.indexes)
-    return _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
+    choice = _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
+    choice.heads = set(kept) - set(own)
+    return choice
+
+
+def _varying_values(seg: Segmentation, exact: list[str], t: SiteTemplate) -> set[int]:
+    """Blocks whose numbers are data (:func:`~indexer.extract.values.carries_data`) and
+    whose exact form is not template: each page's own (a price, a table row), even when a
+    few other pages show the same value (not refused as ``seen``)."""
+    return {
+        i
+        for i, key in enumerate(exact)
+        if key and key not in t.keys and carries_data(seg.blocks[i])
+    }
+
+
+def _teasers(
+    seg: Segmentation, keys: list[str], t: SiteTemplate, navigation: set[int], repeated: set[int]
+) -> set[int]:
+    """The text of teaser cards ("related articles": a linked headline naming another page
+    and its lead, different cards on each page): blocks of a card (a box of at most
+    ``_CARD_BLOCKS`` blocks holding a navigation link line) seen on other pages, or in a
+    box under a template heading ("あわせて読みたい"). A listing page's entries (under its
+    own heading) stay its content."""
+    found: set[int] = set()
+    for i, key in enumerate(keys):
+        card = seg.blocks[i].owner.getparent()
+        if card is None or card not in seg.spans:
+            continue
+        first, end = seg.spans[card]
+        if end - first > _CARD_BLOCKS:
+            continue
+        links = (j for j in range(first, end) if j != i and j in navigation)
+        if not any(seg.blocks[j].link_density > _LINK_LINE for j in links):
+            continue
+        if key in t.seen or _under_template(seg, card, repeated):
+            found.add(i)
+    return found
+
+
+def _under_template(seg: Segmentation, card: etree._Element, repeated: set[int]) -> bool:
+    """True when a template heading opens the box holding ``card``: a heading among the
+    card's earlier siblings ("あわせて読みたい" over its cards; not a heading elsewhere in
+    the article around a photo box)."""
+    for sibling in card.itersiblings(preceding=True):
+        span = seg.spans.get(sibling)
+        if span and any(seg.blocks[j].heading and j in repeated for j in range(*span)):
+            return True
+    return False
 
 
 def _not_own(
@@ -145,14 +208,15 @@ def run_chain(
     paths: dict[etree._Element, str] = {}
     keyed = learn or template.known
     keys = block_keys(seg, paths) if keyed else []
+    exact = exact_keys(seg, paths) if keyed else []
     slots = slot_keys(seg, paths) if keyed else []
     titles = title_keys(seg) if keyed else []
-    choice = _with_template(seg, root, title, keys, slots, titles, template)
+    choice = _with_template(seg, root, title, keys, exact, slots, titles, template)
     _apply_profile(seg, choice, title, profile)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
-    learnt = keys + [key for key in slots + titles if key] if learn else []
+    learnt = keys + [key for key in exact + slots + titles if key] if learn else []
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
 
 
@@ -188,6 +252,8 @@ def _reason(seg: Segmentation, choice: _Choice, index: int, kept: set[int]) -> D
     if index in kept:
         if index in choice.widened:
             reason = "search-region"
+        elif index in choice.heads:
+            reason = "label"
         elif index in choice.unique:
             reason = "unique"
         else:

@@ -14,7 +14,8 @@ never read), ``hidden``, ``outside-main`` (not in the chosen main content), ``tr
 the content (``rules``, ``semantic``, ``dom``, ``blocks``, ``fallback``), ``title``,
 ``notice`` (the lines of a short notice), ``listing`` (entries of a listing page) and
 ``unique`` (text of this page alone that the per-page chain kept, see
-:mod:`indexer.extract.template`).
+:mod:`indexer.extract.template`), ``label`` (the template header row of a data table
+whose rows are the page's own, the term of a value: :mod:`indexer.extract.region`).
 """
 
 from __future__ import annotations

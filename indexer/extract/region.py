@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from lxml import etree
+
 from indexer.extract.boilerplate import is_strong_furniture
 from indexer.extract.comments import comment_blocks
 from indexer.extract.segment import Segmentation
@@ -111,3 +113,66 @@ def own_text(
     result = sorted(set(kept) | added)
     comments = comment_blocks(seg, result, values)
     return tuple(i for i in result if i not in comments)
+
+
+_CELLS = frozenset({"tr", "td", "th"})
+# Own rows a table needs for its body to be the page's own content.
+_OWN_ROWS = 2
+
+
+def _table(element: etree._Element) -> etree._Element | None:
+    """The nearest ``<table>`` holding a row or cell ``element``, else None."""
+    if element.tag not in _CELLS:
+        return None
+    return next(element.iterancestors("table"), None)
+
+
+def _is_head(element: etree._Element) -> bool:
+    """A header cell, a row of header cells only, or a row inside ``<thead>``."""
+    if element.tag == "th":
+        return True
+    if element.tag != "tr":
+        return False
+    cells = [cell for cell in element if cell.tag in ("td", "th")]
+    in_head = any(parent.tag == "thead" for parent in element.iterancestors("thead"))
+    return in_head or (bool(cells) and all(cell.tag == "th" for cell in cells))
+
+
+def table_heads(
+    seg: Segmentation, kept: Sequence[int], template: Collection[int]
+) -> tuple[int, ...]:
+    """``kept`` plus the template header rows and header cells of the data tables whose
+    body is the page's own (at least ``_OWN_ROWS`` kept rows or cells not template): a
+    listing's column names repeat on every page, and its cells mean little without them.
+    """
+    own_rows: dict[etree._Element, int] = {}
+    for i in kept:
+        table = _table(seg.blocks[i].owner)
+        if table is not None and i not in template:
+            own_rows[table] = own_rows.get(table, 0) + 1
+    tables = {table for table, rows in own_rows.items() if rows >= _OWN_ROWS}
+    if not tables:
+        return tuple(kept)
+    heads = {
+        i
+        for i in template
+        if _is_head(seg.blocks[i].owner) and _table(seg.blocks[i].owner) in tables
+    }
+    return tuple(sorted(set(kept) | heads))
+
+
+def term_labels(
+    seg: Segmentation, kept: Sequence[int], template: Collection[int]
+) -> tuple[int, ...]:
+    """``kept`` plus the template ``<dt>`` just before each kept ``<dd>`` that is not
+    template: a spec list's terms (価格, 型番) repeat on every page, their values are
+    each page's own and mean little without them."""
+    labels = set()
+    for i in kept:
+        owner = seg.blocks[i].owner
+        if i == 0 or owner.tag != "dd" or i in template:
+            continue
+        term = seg.blocks[i - 1].owner
+        if term.tag == "dt" and term is owner.getprevious() and i - 1 in template:
+            labels.add(i - 1)
+    return tuple(sorted(set(kept) | labels))

@@ -9,7 +9,10 @@ length, language or link density. Link lines are also counted by their slot
 (:func:`slot_key`): a place in the layout that holds links on most pages, whatever
 they say, is navigation. Text found on one page only is that page's content. After
 Webstemmer (Shinyama), which learned site layouts from many similar pages; no
-single-page extractor can know what repeats.
+single-page extractor can know what repeats. A block with digits is also counted by its
+exact text (:func:`exact_key`): one whose pages differ only in its numbers is a template
+with a variable ("Page 3 of 9") unless the numbers are data (:mod:`indexer.extract.values`:
+a spec line, a table cell, a sentence), which is template only when its exact form repeats.
 
 Statistics are bounded: per host at most ``max_keys`` keys are kept (when twice as many
 have been seen, the most frequent ``max_keys`` stay: a template key is on most pages and
@@ -35,18 +38,24 @@ from lxml import etree
 
 from indexer.extract.explain import dom_path
 from indexer.extract.segment import Block, Segmentation
+from indexer.extract.values import carries_data
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
+#: Version of the stored statistics: 2 counts exact keys (:func:`exact_key`) too. Older
+#: statistics would lack them for their whole window (a footer's exact form unknown),
+#: so they are learnt again.
+STATS_VERSION = 2
 # Keys of one page taken into the statistics at most (a page of 50,000 table cells).
 _MAX_PAGE_KEYS = 5000
 
 
-def normalized(text: str) -> str:
-    """Text as compared across pages: NFKC, lower case, digit runs as ``0``, spaces collapsed
-    (so "© 2024" and "Page 3 of 9" match their other pages' versions)."""
+def normalized(text: str, *, digits: bool = False) -> str:
+    """Text as compared across pages: NFKC, lower case, digit runs as ``0`` (unless
+    ``digits``), spaces collapsed (so "© 2024" and "Page 3 of 9" match their other pages'
+    versions)."""
     text = unicodedata.normalize("NFKC", text).lower()
-    return _SPACES.sub(" ", _DIGITS.sub("0", text)).strip()
+    return _SPACES.sub(" ", text if digits else _DIGITS.sub("0", text)).strip()
 
 
 # Trailing DOM path steps a key keeps: enough to tell a menu item from a paragraph with
@@ -66,6 +75,21 @@ def block_key(path: str, text: str) -> str:
 def block_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
     """The key of every block of ``seg``, in block order; ``paths`` memoises DOM paths."""
     return [block_key(dom_path(block.owner, paths), block.text) for block in seg.blocks]
+
+
+def exact_key(path: str, text: str) -> str:
+    """Like :func:`block_key` with the digits kept; ``""`` for text without digits (its
+    exact form is its :func:`block_key`)."""
+    if not _DIGITS.search(text):
+        return ""
+    tail = "/".join(path.split("/")[-_PATH_STEPS:])
+    data = f"exact\n{tail}\n{normalized(text, digits=True)}".encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+def exact_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
+    """Per block, its :func:`exact_key` (``""`` without digits), in block order."""
+    return [exact_key(dom_path(block.owner, paths), block.text) for block in seg.blocks]
 
 
 # Blocks with more link text than this share are link lines; their place is a slot.
@@ -144,6 +168,29 @@ class SiteTemplate:
 NO_TEMPLATE = SiteTemplate()
 
 
+def template_blocks(
+    seg: Segmentation, keys: list[str], exact: list[str], template: SiteTemplate
+) -> tuple[set[int], set[int]]:
+    """``(template, constant)`` block indexes of a page on a learnt host.
+
+    A block is template when its key is (digit runs compared as one), unless its
+    numbers are data (:func:`carries_data`) and its exact form is not template: the key
+    repeats, the value varies per page. ``constant`` are the template blocks whose exact form
+    repeats too (or that have no digits): the same on most pages, never the page's own.
+    """
+    found: set[int] = set()
+    constant: set[int] = set()
+    for i, key in enumerate(keys):
+        if key not in template.keys:
+            continue
+        if not exact[i] or exact[i] in template.keys:
+            constant.add(i)
+            found.add(i)
+        elif not carries_data(seg.blocks[i]):
+            found.add(i)
+    return found, constant
+
+
 @dataclass(frozen=True, slots=True)
 class TemplateParams:
     """When a block is template, and the bounds of the statistics.
@@ -215,15 +262,18 @@ class HostStats:
         return SiteTemplate(keys, seen)
 
     def to_json(self) -> str:
-        """The stored form: ``{"pages": float, "counts": {key: float}}``."""
-        return json.dumps({"pages": self.pages, "counts": self.counts}, separators=(",", ":"))
+        """The stored form: ``{"v": STATS_VERSION, "pages": float, "counts": {key: float}}``."""
+        data = {"v": STATS_VERSION, "pages": self.pages, "counts": self.counts}
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, data: str) -> HostStats:
-        """Read :meth:`to_json`'s form; unreadable data gives empty statistics (the host is
-        learnt again, nothing is lost but time)."""
+        """Read :meth:`to_json`'s form; unreadable data or another :data:`STATS_VERSION`
+        gives empty statistics (the host is learnt again, nothing is lost but time)."""
         try:
             raw = json.loads(data)
+            if raw.get("v") != STATS_VERSION:
+                return cls()
             counts = {str(k): float(v) for k, v in raw["counts"].items()}
             return cls(float(raw["pages"]), counts)
         except (ValueError, KeyError, TypeError, AttributeError):

@@ -21,7 +21,10 @@ from __future__ import annotations
 SCHEMA_VERSION = 4
 # 2: extraction profiles (search keeps the content region's lists, tables, link-list
 #    pages); titles lose a site-name part only by og:site_name or the host's template.
-EXTRACTOR_VERSION = 2
+# 3: data tables: a data row's cells count as its sentences (a page of one table keeps
+#    it); template blocks whose numbers are data (spec lines, cells) stay, header rows too;
+#    teaser cards of related articles go.
+EXTRACTOR_VERSION = 3
 
 
 def stamps() -> dict[str, int]:

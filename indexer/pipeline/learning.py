@@ -51,12 +51,15 @@ def link_dense(page: ProcessedPage) -> bool:
 
     Its entries name pages crawled after it, which the template statistics learn only
     later, so it is re-extracted at the run's end like a host's first pages (a storage
-    decision: a page taken for one in error is only extracted twice).
+    decision: a page taken for one in error is only extracted twice). Its links are the
+    worker's judged ones when it judged them (``page.links``), else ``outlinks``.
     """
     doc = page.extracted
-    if doc is None or len(doc.outlinks) < _MIN_LINKS:
+    if doc is None:
         return False
-    return len(doc.text) <= _CHARS_PER_LINK * len(doc.outlinks)
+    # Links judged by the worker leave ``outlinks`` empty (pipeline/page.py).
+    links = len(page.links.links) if page.links is not None else len(doc.outlinks)
+    return links >= _MIN_LINKS and len(doc.text) <= _CHARS_PER_LINK * links
 
 
 @dataclass(frozen=True, slots=True)
