@@ -14,6 +14,7 @@ exit codes; the commands raise.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -67,10 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the process exit code (see the module docstring)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the CLI; returns the process exit code (see the module docstring).
+
+    SIGTERM is handled like SIGINT from the start (exit 130, "interrupted"), so a stop sent
+    while a command is still setting up is not Python's default death by signal (143);
+    a crawl's event loop installs its own handler once it runs.
+    """
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
+        args = build_parser().parse_args(argv)
         code: int = args.func(args)
     except ConfigError as exc:
         print(f"indexer: configuration error: {exc}", file=sys.stderr)
