@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from indexer.cli import main
+from indexer.web.admin.state import overview
 from tests.faults_helpers import cli, last_run, run_count, solr_ids, write_site
 from tests.solrproxy import SolrProxy
 from tests.webhost import serve_folder
@@ -46,6 +47,10 @@ def test_a_503_to_the_first_ids_request_records_a_failed_run(
         assert "503" in run.reason and "before the recrawl" in run.reason, run
         assert "Traceback" not in err
         assert "failed" in _report(data) and "503" in _report(data)
+        shown = overview(data).last_reindex  # the dashboard's "Last reindex" names it
+        assert shown is not None and (shown.kind, shown.record.phase) == ("reindex", "failed"), (
+            shown
+        )
         assert len(solr_ids(base, core)) == PAGES + 1  # nothing deleted
         code, err = cli("reindex", "--solr", base, "--data-dir", str(data), "-q",
                         "--delay", "0")  # fmt: skip

@@ -34,6 +34,7 @@ from pathlib import Path
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.opening import open_frontier
+from indexer.crawl.frontier.progress import ProgressWriter
 from indexer.crawl.scope import Scope, build_scope
 from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
 from indexer.crawl.urls import host_of, site_of
@@ -244,7 +245,8 @@ class _NoIds(Exception):
 def _failed_start(frontier: Frontier, reason: str) -> RunEnd:
     """Record a run that failed before its recrawl began (exit 1, as any failed recrawl),
     so ``/admin`` and ``indexer report`` show it; the next job starts anew as usual."""
-    frontier.start_run(resume=False)
+    run = frontier.start_run(resume=False)
+    ProgressWriter(frontier.progress, "reindex").write(run, {}, (), {})  # shown as a reindex
     end = RunPhases(frontier).end(Phase.FAILED, reason)
     log.error("reindex failed: %s", end.reason)
     return end
