@@ -8,6 +8,7 @@ import json
 import logging
 import signal
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from indexer.cli.options import (
 )
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier.opening import open_frontier
-from indexer.crawl.stored_scope import load_scope, save_scope, scope_of
+from indexer.crawl.stored_scope import load_scope, resumed_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
@@ -30,7 +31,7 @@ from indexer.pipeline.join import join_or_lead, require_shared
 from indexer.pipeline.phases import abort
 from indexer.pipeline.reconcile import MISSED
 from indexer.report import RunStats, format_summary
-from indexer.settings import Settings
+from indexer.settings import Settings, Source
 
 log = logging.getLogger("indexer")
 
@@ -136,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             claim_outbox(frontier)
         join_or_lead(frontier, settings, join=args.join)
         stored = load_scope(frontier)
+        settings = _resumed(settings, stored, loaded.sources)
         if settings.crawl.resume and not (settings.crawl.seeds or stored or frontier.known_hosts()):
             raise ConfigError("crawl.resume", _NOTHING.format(frontier.data_dir.root))
         if settings.crawl.seeds and not (settings.crawl.resume and stored):
@@ -151,6 +153,17 @@ def run(args: argparse.Namespace) -> int:
     interrupted = end is not None and end.phase == "interrupted"
     _report(stats, args, interrupted=interrupted)
     return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
+
+
+def _resumed(
+    settings: Settings, stored: dict[str, Any] | None, sources: Mapping[str, Source]
+) -> Settings:
+    """A resumed crawl runs with its crawl's stored scope and limits where this run gives
+    none (:func:`~indexer.crawl.stored_scope.resumed_scope`); a new crawl as given."""
+    if not (settings.crawl.resume and stored):
+        return settings
+    crawl = resumed_scope(stored, settings.crawl, sources)
+    return settings.model_copy(update={"crawl": crawl})
 
 
 def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:

@@ -82,6 +82,28 @@ def load_scope(frontier: Frontier) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def resumed_scope(
+    stored: dict[str, Any], crawl: CrawlSettings, sources: Mapping[str, Source]
+) -> CrawlSettings:
+    """The ``crawl`` settings a resumed crawl (``crawl --resume``, ``--join``) runs with:
+    each :data:`SCOPE_KEYS` value not given for this run (its source is the default) is the
+    stored one, so a resume keeps to its crawl's seeds, include/exclude rules and limits
+    (``--max-pages`` of the first start holds across a stop and ``--resume``); a value
+    given for the resume wins, as it did when the crawl started.
+
+    Args:
+        stored: from :func:`load_scope`.
+        crawl: the resume's ``crawl`` settings.
+        sources: where each setting came from (``"default"`` means not given).
+    """
+    values = {
+        key: stored[key]
+        for key in SCOPE_KEYS
+        if key in stored and sources.get(f"crawl.{key}", "default") == "default"
+    }
+    return _with(crawl, values)
+
+
 def plan_scope(
     stored: dict[str, Any] | None,
     crawl: CrawlSettings,

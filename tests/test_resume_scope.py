@@ -1,0 +1,52 @@
+"""``crawl --resume`` keeps to the scope and limits stored with its crawl: a limit or an
+exclude rule given when the crawl started holds after a kill -9 and a resume that does
+not repeat it. The server's log is the judge."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.faultserver import FaultServer, Reply, html
+
+PAGES, LIMIT = 30, 8
+
+
+def _crawl(tmp_path: Path, *args: str) -> subprocess.Popen[bytes]:
+    data = ["--data-dir", str(tmp_path / "data"), "--out", str(tmp_path / "docs.jsonl")]
+    return subprocess.Popen(
+        [sys.executable, "-m", "indexer", "crawl", "-q", "--delay", "0.1", *data, *args],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def test_resume_keeps_the_stored_limit_and_exclude_rule(tmp_path: Path) -> None:
+    with FaultServer() as srv:
+        links = [f"/p{i}" for i in range(PAGES)] + [f"/private/{i}" for i in range(5)]
+        srv.page("/", "home", links)
+        for path in links[1:]:
+            srv.route(path, Reply(body=html(f"page {path}"), delay=0.05))
+        first = _crawl(tmp_path, "--max-pages", str(LIMIT), "--exclude", "/private/", srv.url("/"))
+        try:
+            deadline = time.monotonic() + 60
+            while len([p for p in srv.paths() if p.startswith("/p")]) < 2:
+                assert first.poll() is None and time.monotonic() < deadline, "crawl ended early"
+                time.sleep(0.02)
+            os.kill(first.pid, signal.SIGKILL)
+            first.wait(10)
+        finally:
+            if first.poll() is None:
+                first.kill()
+                first.wait(10)
+        resumed = _crawl(tmp_path, "--resume", "--overwrite")
+        _out, err = resumed.communicate(timeout=120)
+        assert resumed.returncode == 0, err.decode()[-2000:]
+        fetched = {p for p in srv.paths() if p not in ("/robots.txt", "/sitemap.xml")}
+    assert not any(p.startswith("/private/") for p in fetched), sorted(fetched)
+    assert len(fetched) <= LIMIT, sorted(fetched)
