@@ -18,7 +18,7 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -26,7 +26,7 @@ from typing import Any
 from indexer import formats as format_ids
 from indexer.cli.options import add_profile, load_from_args
 from indexer.encoding import decode_body
-from indexer.errors import DocumentError, IndexerError
+from indexer.errors import ConfigError, DocumentError, IndexerError
 from indexer.extract import extract_page
 from indexer.extract.formats.sniff import decide
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
@@ -77,10 +77,23 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _site_pages(directory: Path) -> Iterator[Path]:
-    for path in sorted(directory.rglob("*")):
-        if path.suffix.lower() in (".html", ".htm") and path.is_file():
-            yield path
+def _site_pages(directory: Path) -> list[Path]:
+    """The HTML pages (``*.html``, ``*.htm``) under ``directory``, in name order.
+
+    Raises:
+        ConfigError: ``--site`` names no directory, or one without HTML pages (a template
+            learnt from nothing would silently be none).
+    """
+    if not directory.is_dir():
+        raise ConfigError("--site", f"{directory} is not a directory")
+    pages = [
+        path
+        for path in sorted(directory.rglob("*"))
+        if path.suffix.lower() in (".html", ".htm") and path.is_file()
+    ]
+    if not pages:
+        raise ConfigError("--site", f"no .html or .htm pages under {directory}")
+    return pages
 
 
 def learn_template(paths: Iterable[Path], content_type: str | None = None) -> SiteTemplate:
