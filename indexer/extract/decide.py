@@ -96,7 +96,7 @@ def _with_template(
     if not template.known:
         refused = {i for i, why in trace.dropped.items() if why in _REFUSED}
         return _Choice(alone.indexes, alone.extractor, trace, refused=refused)
-    repeated, constant = template_blocks(seg, keys, exact, template)
+    repeated, constant = template_blocks(seg, keys, exact, template, title)
     navigation = _not_own(seg, keys, slots, titles, template)
     navigation -= _varying_values(seg, exact, template)
     repeated |= _teasers(seg, keys, template, navigation, repeated)

@@ -169,26 +169,48 @@ NO_TEMPLATE = SiteTemplate()
 
 
 def template_blocks(
-    seg: Segmentation, keys: list[str], exact: list[str], template: SiteTemplate
+    seg: Segmentation,
+    keys: list[str],
+    exact: list[str],
+    template: SiteTemplate,
+    title: str = "",
 ) -> tuple[set[int], set[int]]:
     """``(template, constant)`` block indexes of a page on a learnt host.
 
     A block is template when its key is (digit runs compared as one), unless its
-    numbers are data (:func:`carries_data`) and its exact form is not template: the key
-    repeats, the value varies per page. ``constant`` are the template blocks whose exact form
-    repeats too (or that have no digits): the same on most pages, never the page's own.
+    numbers are data (:func:`carries_data`) or it is the page's own heading
+    (:func:`_own_heading`), and its exact form is not template: the key repeats, the
+    value varies per page. ``constant`` are the template blocks whose exact form repeats
+    too (or that have no digits): the same on most pages, never the page's own.
     """
     found: set[int] = set()
     constant: set[int] = set()
+    named = normalized(title, digits=True)
     for i, key in enumerate(keys):
         if key not in template.keys:
             continue
         if not exact[i] or exact[i] in template.keys:
             constant.add(i)
             found.add(i)
-        elif not carries_data(seg.blocks[i]):
+        elif not carries_data(seg.blocks[i]) and not (
+            exact[i] not in template.seen and _own_heading(seg.blocks[i], named)
+        ):
             found.add(i)
     return found, constant
+
+
+_OWN_HEADINGS = frozenset({"h1", "h2", "h3"})
+
+
+def _own_heading(block: Block, title: str) -> bool:
+    """True for a page's heading (``h1``–``h3``) or the block repeating its ``title``
+    (normalised, digits kept): whose exact text is on no other page, it names this page
+    ("第7条規程" where every page's heading is 第N条規程), even as its digit-collapsed form
+    repeats. (One-digit numbers collide most: "Week 1" … "Week 9" are one key.)"""
+    if block.heading and block.owner.tag in _OWN_HEADINGS:
+        return True
+    text = normalized(block.text, digits=True)
+    return len(text) >= 2 and text in title
 
 
 @dataclass(frozen=True, slots=True)
