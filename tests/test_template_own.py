@@ -38,8 +38,9 @@ def _learnt(site: Site) -> SiteTemplate:
 def _texts(site: Site, profile: str = "search") -> dict[str, list[str]]:
     template = _learnt(site)
     return {
-        path: extract_page(site.pages[path], URL + path, template=template, profile=profile)
-        .doc.text.split("\n")
+        path: extract_page(
+            site.pages[path], URL + path, template=template, profile=profile
+        ).doc.text.split("\n")
         for path in site.own
     }
 
@@ -51,7 +52,8 @@ def numbered_headings(tag: str, count: int, word: str, seed: int = 5) -> Site:
     subjects = ("備品", "会計", "文書", "施設", "人事", "安全", "広報", "情報")
     for n in range(1, count + 1):
         heading = word.format(n=n)
-        para = f"{rnd.choice(subjects)}の取り扱いは、担当係が{rnd.choice(subjects)}と調整して決めます。"
+        first, second = rnd.sample(subjects, 2)
+        para = f"{first}の取り扱いは、担当係が{second}と調整して決めます。"
         main = f"<{tag}>{heading}</{tag}><p>{para}</p>"
         path = f"/p{n}.html"
         # A heading tag under a title of the site's section; a plain block repeating the
