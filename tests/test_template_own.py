@@ -77,3 +77,47 @@ def test_a_heading_differing_only_in_its_number_is_the_page_s_own(
         assert site.own[path][0] in lines, path
         assert site.own[path][1] in lines, path
         assert FOOT not in lines and MENU[2] not in lines, path
+
+
+COLOURS = ("黒", "白", "青")
+PAPERS = ("A4・はがき", "B5・A4", "はがき・封筒")
+GOODS = (
+    "インクジェット複合機", "レーザープリンター", "フォトプリンター", "ラベルプリンター",
+    "モバイルプリンター", "大判プリンター", "ドットインパクトプリンター", "カードプリンター",
+    "感熱プリンター", "コピー機", "スキャナー", "ファクス",
+)  # fmt: skip
+
+
+def spec_tables(seed: int = 9, *, head: bool = True) -> Site:
+    """Product pages with a spec table: an optional header row on every page, rows shared
+    with many other products (a colour, a paper size: each value on a third to a half of
+    the pages), one in the middle, and rows of the product's own after them."""
+    rnd, site = random.Random(seed), Site()
+    for i, name in enumerate(GOODS):
+        rows = [
+            ("型番", f"PX-{rnd.randint(100, 999)}{chr(65 + i)}"),
+            ("カラー", COLOURS[i % 3]),
+            ("対応用紙", PAPERS[i % 2]),
+            ("本体寸法", f"幅{rnd.randint(200, 600)}×奥行{rnd.randint(200, 500)}mm"),
+            ("特長", f"{name}は{rnd.choice(('静音', '省電力', '高速'))}設計の{i + 3}年保証品"),
+        ]
+        cells = "".join(f"<tr><td>{k}</td><td>{v}</td></tr>" for k, v in rows)
+        top = "<tr><th>項目</th><th>仕様</th></tr>" if head else ""
+        desc = f"{name}の仕様を下の表にまとめました。"
+        main = f"<h1>{name}</h1><p>{desc}</p><table class='spec'>{top}{cells}</table>"
+        path = f"/g{i}.html"
+        site.pages[path] = _frame(name, main)
+        site.own[path] = [*(["項目 仕様"] if head else []), *(f"{k} {v}" for k, v in rows)]
+    return site
+
+
+@pytest.mark.parametrize("head", [True, False])
+@pytest.mark.parametrize("profile", ["search", "precision"])
+def test_a_spec_table_keeps_its_rows_shared_with_other_pages_in_order(
+    head: bool, profile: str
+) -> None:
+    site = spec_tables(head=head)
+    for path, lines in _texts(site, profile).items():
+        rows = [line for line in lines if line in site.own[path]]
+        assert rows == site.own[path], path  # every row, in the table's order
+        assert FOOT not in lines and MENU[2] not in lines, path

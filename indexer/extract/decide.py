@@ -23,7 +23,7 @@ from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
 from indexer.extract.parse import prune
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
-from indexer.extract.region import own_text, table_heads, term_labels
+from indexer.extract.region import own_text, table_rows, term_labels
 from indexer.extract.searchable import search_blocks
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
@@ -113,7 +113,7 @@ def _with_template(
     base = sorted(chosen | (set(alone.indexes) - repeated))
     values = block_values(seg.blocks)
     own = own_text(seg, base, repeated, markup, values, refused)
-    kept = term_labels(seg, table_heads(seg, own, repeated), repeated)
+    kept = term_labels(seg, table_rows(seg, own, repeated), repeated)
     unique = set(kept) - set(learned.indexes)
     choice = _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
     choice.heads = set(kept) - set(own)
