@@ -121,3 +121,40 @@ def test_a_spec_table_keeps_its_rows_shared_with_other_pages_in_order(
         rows = [line for line in lines if line in site.own[path]]
         assert rows == site.own[path], path  # every row, in the table's order
         assert FOOT not in lines and MENU[2] not in lines, path
+
+
+def portal(count: int = 36, *, main: str = "main", seed: int = 11) -> Site:
+    """Article pages (a heading naming the page, paragraphs of their own) and a portal
+    page whose ``<main>`` is a list of links to every article, by their headings; the
+    site's menu links other pages."""
+    rnd, site = random.Random(seed), Site()
+    places = ("東公園", "北図書館", "市民会館", "旧駅舎", "中央市場", "西の丘", "港の倉庫")
+    acts = ("改修工事", "利用案内", "歴史", "催し物", "見学会")
+    names = [f"{places[k % 7]}の{acts[k % 5]}（{k // 35 + 1}）" for k in range(count)]
+    for k, name in enumerate(names):
+        paras = [
+            f"{name}について、担当の{rnd.choice(('山本', '中村', '小林'))}さんに話を聞きました。",
+            f"今年は{rnd.randint(2, 40)}件の問い合わせがあり、対応を進めています。",
+        ]
+        body = f"<h1>{name}</h1>" + "".join(f"<p>{p}</p>" for p in paras)
+        site.pages[f"/a{k}.html"] = _frame(name, body)
+    links = "".join(f'<li><a href="/a{k}.html">{n}</a></li>' for k, n in enumerate(names))
+    frame = _frame("記事の一覧", f"<h1>記事の一覧</h1><ul>{links}</ul>")
+    site.pages["/index.html"] = frame.replace('<div id="main">', f"<{main}>", 1).replace(
+        "</ul></div><div id='foot'>".replace("'", '"'), f'</ul></{main}><div id="foot">', 1
+    )
+    site.own["/index.html"] = names
+    return site
+
+
+@pytest.mark.parametrize("main", ["main", "div"])
+@pytest.mark.parametrize("profile", ["search", "precision"])
+def test_a_portal_page_keeps_its_links_to_the_host_s_pages(main: str, profile: str) -> None:
+    site = portal(main=main)
+    path = "/index.html"
+    alone = extract_page(site.pages[path], URL + path, profile=profile).doc.text.split("\n")
+    lines = _texts(site, profile)[path]
+    kept = [name for name in site.own[path] if name in alone]
+    assert len(kept) >= len(site.own[path]) * 0.9  # the chain alone keeps the entries
+    assert [name for name in site.own[path] if name in lines] == kept
+    assert FOOT not in lines and MENU[2] not in lines

@@ -38,14 +38,14 @@ from lxml import etree
 
 from indexer.extract.explain import dom_path
 from indexer.extract.segment import Block, Segmentation
-from indexer.extract.values import carries_data
+from indexer.extract.values import carries_data, own_heading
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
-#: Version of the stored statistics: 2 counts exact keys (:func:`exact_key`) too. Older
-#: statistics would lack them for their whole window (a footer's exact form unknown),
-#: so they are learnt again.
-STATS_VERSION = 2
+#: Version of the stored statistics: 2 counts exact keys (:func:`exact_key`) too, 3 link
+#: keys (:func:`link_keys`). Older statistics would lack them for their whole window (a
+#: footer's exact form unknown), so they are learnt again.
+STATS_VERSION = 3
 # Keys of one page taken into the statistics at most (a page of 50,000 table cells).
 _MAX_PAGE_KEYS = 5000
 
@@ -135,6 +135,25 @@ def title_keys(seg: Segmentation) -> list[str]:
     return [text_key(block.text) if _named(block) else "" for block in seg.blocks]
 
 
+def link_keys(seg: Segmentation) -> list[str]:
+    """Per block, the key of a link line's or a linked list entry's words (like
+    :func:`text_key`, as a link), else ``""``. Seen on another page, the line is in
+    another link list too (a table of contents of tables of contents): not the page's
+    own. A link whose text is only another page's heading (a portal's entry naming its
+    page) is not seen as a link."""
+    return [
+        _link_key(block.text) if block.link_chars > 0 and _named(block) else ""
+        for block in seg.blocks
+    ]
+
+
+def _link_key(text: str) -> str:
+    words = _NON_WORD.sub("", unicodedata.normalize("NFKC", text).lower())
+    return hashlib.blake2b(
+        ("link\n" + words).encode("utf-8", "surrogatepass"), digest_size=8
+    ).hexdigest()
+
+
 def slot_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
     """Per block, the key of its link-list slot (:func:`slot_key`), or ``""`` for a block
     that is not a link line. A slot on a large share of a host's pages is navigation (a
@@ -179,9 +198,10 @@ def template_blocks(
 
     A block is template when its key is (digit runs compared as one), unless its
     numbers are data (:func:`carries_data`) or it is the page's own heading
-    (:func:`_own_heading`), and its exact form is not template: the key repeats, the
-    value varies per page. ``constant`` are the template blocks whose exact form repeats
-    too (or that have no digits): the same on most pages, never the page's own.
+    (:func:`own_heading`, its exact form on no other page), and its exact form is not
+    template: the key repeats, the value varies per page. ``constant`` are the template
+    blocks whose exact form repeats too (or that have no digits): the same on most
+    pages, never the page's own.
     """
     found: set[int] = set()
     constant: set[int] = set()
@@ -193,24 +213,10 @@ def template_blocks(
             constant.add(i)
             found.add(i)
         elif not carries_data(seg.blocks[i]) and not (
-            exact[i] not in template.seen and _own_heading(seg.blocks[i], named)
+            exact[i] not in template.seen and own_heading(seg.blocks[i], named)
         ):
             found.add(i)
     return found, constant
-
-
-_OWN_HEADINGS = frozenset({"h1", "h2", "h3"})
-
-
-def _own_heading(block: Block, title: str) -> bool:
-    """True for a page's heading (``h1``–``h3``) or the block repeating its ``title``
-    (normalised, digits kept): whose exact text is on no other page, it names this page
-    ("第7条規程" where every page's heading is 第N条規程), even as its digit-collapsed form
-    repeats. (One-digit numbers collide most: "Week 1" … "Week 9" are one key.)"""
-    if block.heading and block.owner.tag in _OWN_HEADINGS:
-        return True
-    text = normalized(block.text, digits=True)
-    return len(text) >= 2 and text in title
 
 
 @dataclass(frozen=True, slots=True)
