@@ -198,10 +198,9 @@ def template_blocks(
 
     A block is template when its key is (digit runs compared as one), unless its
     numbers are data (:func:`carries_data`) or it is the page's own heading
-    (:func:`own_heading`, its exact form on no other page), and its exact form is not
-    template: the key repeats, the value varies per page. ``constant`` are the template
-    blocks whose exact form repeats too (or that have no digits): the same on most
-    pages, never the page's own.
+    (:func:`own_heading`), and its exact form is not template: the key repeats, the
+    value varies per page. ``constant`` are the template blocks whose exact form repeats
+    too (or that have no digits): the same on most pages, never the page's own.
     """
     found: set[int] = set()
     constant: set[int] = set()
@@ -212,9 +211,7 @@ def template_blocks(
         if not exact[i] or exact[i] in template.keys:
             constant.add(i)
             found.add(i)
-        elif not carries_data(seg.blocks[i]) and not (
-            exact[i] not in template.seen and own_heading(seg.blocks[i], named)
-        ):
+        elif not carries_data(seg.blocks[i]) and not own_heading(seg.blocks[i], named):
             found.add(i)
     return found, constant
 
