@@ -23,7 +23,7 @@ from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
 from indexer.extract.parse import prune
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
-from indexer.extract.region import own_text, table_heads, term_labels
+from indexer.extract.region import own_text, table_rows, term_labels
 from indexer.extract.searchable import search_blocks
 from indexer.extract.segment import Segmentation, segment
 from indexer.extract.select import choose
@@ -33,6 +33,7 @@ from indexer.extract.template import (
     SiteTemplate,
     block_keys,
     exact_keys,
+    link_keys,
     slot_keys,
     template_blocks,
     title_keys,
@@ -72,6 +73,11 @@ class _Choice:
     refused: set[int] = field(default_factory=set)
     widened: set[int] = field(default_factory=set)
     heads: set[int] = field(default_factory=set)
+    # The chain alone's choice and refusals, and the blocks refused only as naming
+    # another page (:func:`_naming`): a link-list page's entries the chain alone keeps.
+    alone: tuple[int, ...] = ()
+    alone_refused: set[int] = field(default_factory=set)
+    named: set[int] = field(default_factory=set)
 
 
 _REFUSED = frozenset({"comments", "repeat"})
@@ -88,36 +94,60 @@ def _with_template(
     keys: list[str],
     exact: list[str],
     slots: list[str],
-    titles: list[str],
+    titles: tuple[list[str], list[str]],
     template: SiteTemplate,
 ) -> _Choice:
     trace = Trace()
     alone = choose(seg, root, title, trace)
     if not template.known:
-        refused = {i for i, why in trace.dropped.items() if why in _REFUSED}
-        return _Choice(alone.indexes, alone.extractor, trace, refused=refused)
-    repeated, constant = template_blocks(seg, keys, exact, template)
-    navigation = _not_own(seg, keys, slots, titles, template)
-    navigation -= _varying_values(seg, exact, template)
+        return _Choice(alone.indexes, alone.extractor, trace, refused=_refused(trace))
+    repeated, constant = template_blocks(seg, keys, exact, template, title)
+    navigation, named = _navigation(seg, keys, exact, slots, titles, template)
     repeated |= _teasers(seg, keys, template, navigation, repeated)
     markup = {i for i, block in enumerate(seg.blocks) if block.furniture}
     for index in repeated:
         seg.blocks[index].furniture = True
     learned_trace = Trace()
     learned: Candidate = choose(seg, root, title, learned_trace)
-    refused = {i for i, why in learned_trace.dropped.items() if why in _REFUSED} | navigation
-    refused.update(i for i, why in trace.dropped.items() if why in _REFUSED)
+    refused = _refused(learned_trace) | navigation | _refused(trace)
     # The fallback keeps every block when all are template (pages that differ only in a
     # number); those the same on most pages go all the same (a footer).
     chosen = set(learned.indexes) - constant or set(learned.indexes)
     base = sorted(chosen | (set(alone.indexes) - repeated))
     values = block_values(seg.blocks)
     own = own_text(seg, base, repeated, markup, values, refused)
-    kept = term_labels(seg, table_heads(seg, own, repeated), repeated)
+    kept = term_labels(seg, table_rows(seg, own, repeated), repeated)
     unique = set(kept) - set(learned.indexes)
     choice = _Choice(kept, learned.extractor, learned_trace, repeated, unique, refused)
     choice.heads = set(kept) - set(own)
+    choice.alone = tuple(i for i in alone.indexes if i not in repeated)
+    choice.alone_refused = _refused(trace)
+    choice.named = named
     return choice
+
+
+def _refused(trace: Trace) -> set[int]:
+    """Blocks a chain step dropped for good reasons (comments, repeats)."""
+    return {i for i, why in trace.dropped.items() if why in _REFUSED}
+
+
+def _navigation(
+    seg: Segmentation,
+    keys: list[str],
+    exact: list[str],
+    slots: list[str],
+    titles: tuple[list[str], list[str]],
+    template: SiteTemplate,
+) -> tuple[set[int], set[int]]:
+    """``(navigation, named)``: the blocks that are not the page's own though not
+    template (:func:`_not_own`, :func:`_naming`; a value of its own is), and those of
+    them kept where the chain alone keeps them (``named``)."""
+    linked, named = _naming(seg, slots, titles, template)
+    navigation = _not_own(seg, keys, template) | linked
+    named -= navigation
+    navigation |= named
+    navigation -= _varying_values(seg, exact, template)
+    return navigation, named & navigation
 
 
 def _varying_values(seg: Segmentation, exact: list[str], t: SiteTemplate) -> set[int]:
@@ -166,18 +196,26 @@ def _under_template(seg: Segmentation, card: etree._Element, repeated: set[int])
     return False
 
 
-def _not_own(
-    seg: Segmentation, keys: list[str], slots: list[str], titles: list[str], t: SiteTemplate
-) -> set[int]:
-    """Blocks that are not the page's own though not template: seen on other pages, in a
-    navigation slot, or link lines and linked entries naming another page
-    (:mod:`indexer.extract.template`)."""
-    found = {i for i, key in enumerate(keys) if key in t.seen}
-    found.update(i for i, key in enumerate(slots) if key and key in t.keys)
-    for i, key in enumerate(titles):
+def _not_own(seg: Segmentation, keys: list[str], t: SiteTemplate) -> set[int]:
+    """Blocks that are not the page's own though not template: seen on other pages."""
+    return {i for i, key in enumerate(keys) if key in t.seen}
+
+
+def _naming(
+    seg: Segmentation, slots: list[str], titles: tuple[list[str], list[str]], t: SiteTemplate
+) -> tuple[set[int], set[int]]:
+    """``(linked, named)``: link lines and linked entries whose text is a link seen on
+    other pages (another table of contents lists them too), and the other link lines in
+    a navigation slot or naming another page of the host (their text is a title seen
+    there: a portal's entries) (:mod:`indexer.extract.template`). Neither is the page's
+    own; ``named`` blocks stay where the chain alone keeps them."""
+    names, links = titles
+    linked = {i for i, key in enumerate(links) if key and (key in t.seen or key in t.keys)}
+    named = {i for i, key in enumerate(slots) if key and key in t.keys}
+    for i, key in enumerate(names):
         if key and seg.blocks[i].link_chars > 0 and (key in t.seen or key in t.keys):
-            found.add(i)
-    return found
+            named.add(i)
+    return linked, named - linked
 
 
 def run_chain(
@@ -211,23 +249,39 @@ def run_chain(
     exact = exact_keys(seg, paths) if keyed else []
     slots = slot_keys(seg, paths) if keyed else []
     titles = title_keys(seg) if keyed else []
-    choice = _with_template(seg, root, title, keys, exact, slots, titles, template)
+    links = link_keys(seg) if keyed else []
+    choice = _with_template(seg, root, title, keys, exact, slots, (titles, links), template)
     _apply_profile(seg, choice, title, profile)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
-    learnt = keys + [key for key in exact + slots + titles if key] if learn else []
+    learnt = keys + [key for key in exact + slots + titles + links if key] if learn else []
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
 
 
 def _apply_profile(seg: Segmentation, choice: _Choice, title: str, profile: Profile) -> None:
     """``search``: the content region widens the choice; ``precision``: its article, or a
     link-list page's entries (in place)."""
-    if profile == "search":
-        _widen(seg, choice, title)
-    else:
+    listing_only = profile != "search"
+    if listing_only:
         choice.kept = article_blocks(seg, choice.kept, title)
-        _widen(seg, choice, title, listing_only=True)
+    _widen(seg, choice, title, listing_only)
+    if choice.named:
+        _as_alone(seg, choice, title, listing_only)
+
+
+def _as_alone(seg: Segmentation, choice: _Choice, title: str, listing_only: bool) -> None:
+    """Add (in place) the blocks the chain alone's widening keeps that were refused only
+    as naming another page: a portal's or an index page's entries, links to the host's
+    pages (not template, not in a navigation slot), stay as the chain keeps them."""
+    alone = choice.alone
+    if listing_only:
+        alone = article_blocks(seg, alone, title)
+    refused = choice.alone_refused | (choice.refused - choice.named)
+    back = set(search_blocks(seg, alone, title, refused, listing_only)) & choice.named
+    added = back - set(choice.kept) - choice.template
+    choice.widened |= added
+    choice.kept = tuple(sorted(set(choice.kept) | added))
 
 
 def _widen(seg: Segmentation, choice: _Choice, title: str, listing_only: bool = False) -> None:

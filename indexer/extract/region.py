@@ -138,27 +138,35 @@ def _is_head(element: etree._Element) -> bool:
     return in_head or (bool(cells) and all(cell.tag == "th" for cell in cells))
 
 
-def table_heads(
+def table_rows(
     seg: Segmentation, kept: Sequence[int], template: Collection[int]
 ) -> tuple[int, ...]:
-    """``kept`` plus the template header rows and header cells of the data tables whose
-    body is the page's own (at least ``_OWN_ROWS`` kept rows or cells not template): a
-    listing's column names repeat on every page, and its cells mean little without them.
+    """``kept`` plus every other row and cell of the data tables whose body is the page's
+    own (at least ``_OWN_ROWS`` kept rows or cells not template): a table's rows are kept
+    or dropped together. A listing's column names repeat on every page, a spec table's
+    ``カラー 黒`` on many, and a row in the middle may look like a short-line tail to
+    the chain; none means much without its table. Layout tables (holding a table) and link
+    lines that are not header rows stay as they were.
     """
     own_rows: dict[etree._Element, int] = {}
     for i in kept:
         table = _table(seg.blocks[i].owner)
         if table is not None and i not in template:
             own_rows[table] = own_rows.get(table, 0) + 1
-    tables = {table for table, rows in own_rows.items() if rows >= _OWN_ROWS}
+    tables = {
+        table
+        for table, rows in own_rows.items()
+        if rows >= _OWN_ROWS and next(table.iterdescendants("table"), None) is None
+    }
     if not tables:
         return tuple(kept)
-    heads = {
+    rows = {
         i
-        for i in template
-        if _is_head(seg.blocks[i].owner) and _table(seg.blocks[i].owner) in tables
+        for i, block in enumerate(seg.blocks)
+        if _table(block.owner) in tables
+        and (block.link_density <= _LINK_LINE or _is_head(block.owner))
     }
-    return tuple(sorted(set(kept) | heads))
+    return tuple(sorted(set(kept) | rows))
 
 
 def term_labels(

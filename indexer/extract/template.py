@@ -38,14 +38,14 @@ from lxml import etree
 
 from indexer.extract.explain import dom_path
 from indexer.extract.segment import Block, Segmentation
-from indexer.extract.values import carries_data
+from indexer.extract.values import carries_data, own_heading
 
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
-#: Version of the stored statistics: 2 counts exact keys (:func:`exact_key`) too. Older
-#: statistics would lack them for their whole window (a footer's exact form unknown),
-#: so they are learnt again.
-STATS_VERSION = 2
+#: Version of the stored statistics: 2 counts exact keys (:func:`exact_key`) too, 3 link
+#: keys (:func:`link_keys`). Older statistics would lack them for their whole window (a
+#: footer's exact form unknown), so they are learnt again.
+STATS_VERSION = 3
 # Keys of one page taken into the statistics at most (a page of 50,000 table cells).
 _MAX_PAGE_KEYS = 5000
 
@@ -135,6 +135,25 @@ def title_keys(seg: Segmentation) -> list[str]:
     return [text_key(block.text) if _named(block) else "" for block in seg.blocks]
 
 
+def link_keys(seg: Segmentation) -> list[str]:
+    """Per block, the key of a link line's or a linked list entry's words (like
+    :func:`text_key`, as a link), else ``""``. Seen on another page, the line is in
+    another link list too (a table of contents of tables of contents): not the page's
+    own. A link whose text is only another page's heading (a portal's entry naming its
+    page) is not seen as a link."""
+    return [
+        _link_key(block.text) if block.link_chars > 0 and _named(block) else ""
+        for block in seg.blocks
+    ]
+
+
+def _link_key(text: str) -> str:
+    words = _NON_WORD.sub("", unicodedata.normalize("NFKC", text).lower())
+    return hashlib.blake2b(
+        ("link\n" + words).encode("utf-8", "surrogatepass"), digest_size=8
+    ).hexdigest()
+
+
 def slot_keys(seg: Segmentation, paths: dict[etree._Element, str]) -> list[str]:
     """Per block, the key of its link-list slot (:func:`slot_key`), or ``""`` for a block
     that is not a link line. A slot on a large share of a host's pages is navigation (a
@@ -169,24 +188,30 @@ NO_TEMPLATE = SiteTemplate()
 
 
 def template_blocks(
-    seg: Segmentation, keys: list[str], exact: list[str], template: SiteTemplate
+    seg: Segmentation,
+    keys: list[str],
+    exact: list[str],
+    template: SiteTemplate,
+    title: str = "",
 ) -> tuple[set[int], set[int]]:
     """``(template, constant)`` block indexes of a page on a learnt host.
 
     A block is template when its key is (digit runs compared as one), unless its
-    numbers are data (:func:`carries_data`) and its exact form is not template: the key
-    repeats, the value varies per page. ``constant`` are the template blocks whose exact form
-    repeats too (or that have no digits): the same on most pages, never the page's own.
+    numbers are data (:func:`carries_data`) or it is the page's own heading
+    (:func:`own_heading`), and its exact form is not template: the key repeats, the
+    value varies per page. ``constant`` are the template blocks whose exact form repeats
+    too (or that have no digits): the same on most pages, never the page's own.
     """
     found: set[int] = set()
     constant: set[int] = set()
+    named = normalized(title, digits=True)
     for i, key in enumerate(keys):
         if key not in template.keys:
             continue
         if not exact[i] or exact[i] in template.keys:
             constant.add(i)
             found.add(i)
-        elif not carries_data(seg.blocks[i]):
+        elif not carries_data(seg.blocks[i]) and not own_heading(seg.blocks[i], named):
             found.add(i)
     return found, constant
 

@@ -58,3 +58,20 @@ def carries_data(block: Block) -> bool:
         return True
     sentence = block.punct > 0 and block.chars >= _SENTENCE_CHARS
     return sentence and not block.heading and block.link_density <= MOSTLY_LINKS
+
+
+_OWN_HEADINGS = frozenset({"h1", "h2", "h3"})
+
+
+def own_heading(block: Block, title: str) -> bool:
+    """True for a page's heading (``h1``–``h3``) or the block repeating its ``title``
+    (NFKC, lower case, spaces collapsed, digits kept). Whose exact text is not template,
+    it names this page ("第7条規程" where every page's heading is 第N条規程), even as its
+    digit-collapsed form repeats (one-digit numbers collide most: "Week 1" … "Week 9" are
+    one key). Not "on no other page": statistics persist across runs, so a reindexed
+    page's heading is counted once a run (its own earlier versions). Used by
+    :func:`indexer.extract.template.template_blocks`."""
+    if block.heading and block.owner.tag in _OWN_HEADINGS:
+        return True
+    text = " ".join(unicodedata.normalize("NFKC", block.text).lower().split())
+    return len(text) >= 2 and text in title

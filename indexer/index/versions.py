@@ -24,7 +24,9 @@ SCHEMA_VERSION = 4
 # 3: data tables: a data row's cells count as its sentences (a page of one table keeps
 #    it); template blocks whose numbers are data (spec lines, cells) stay, header rows too;
 #    teaser cards of related articles go.
-EXTRACTOR_VERSION = 3
+# 4: template learning keeps a page's own numbered heading, a data table's rows together
+#    and a portal's links to the host's pages.
+EXTRACTOR_VERSION = 4
 
 
 def stamps() -> dict[str, int]:
