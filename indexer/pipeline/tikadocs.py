@@ -6,7 +6,8 @@ time a document needs it, reused, and replaced when it died or took longer than
 ``extract.document_timeout`` on a document (that document ends ``parse-timeout``). A
 document whose connection dropped with the JVM (its death, or another's timeout) is asked
 once more of the successor; one in flight at a second death ends ``parse-error``. The JVM
-is stopped by its pid at :meth:`close`. With ``extract.tika_url`` the named service is used
+is stopped by its pid at :meth:`close` (the documents in flight then end ``parse-error``,
+neither logged as a death nor asked again). With ``extract.tika_url`` the named service is used
 and never started or stopped; it is checked once at start (dead: these formats end
 ``unsupported-format`` naming the setting). Without java or without the built service,
 these formats end ``unsupported-format`` naming what is missing (part 1's outcome: class
@@ -91,6 +92,8 @@ class TikaDocuments:
             except DocumentError as exc:
                 return exc
             except TikaServiceError as exc:
+                if self._closed:  # our own stop dropped it: no death, nothing asked again
+                    return DocumentError("parse-error", "the Tika service was stopped")
                 if attempt == 1 and self._ask_again(exc, generation, process):
                     continue
                 return self._failed(job, exc, generation, process)
