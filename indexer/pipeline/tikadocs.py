@@ -7,11 +7,12 @@ time a document needs it, reused, and replaced when it died or took longer than
 document whose connection dropped with the JVM (its death, or another's timeout) is asked
 once more of the successor; one in flight at a second death ends ``parse-error``. The JVM
 is stopped by its pid at :meth:`close` (the documents in flight then end ``parse-error``,
-neither logged as a death nor asked again). With ``extract.tika_url`` the named service is used
-and never started or stopped; it is checked once at start (dead: these formats end
-``unsupported-format`` naming the setting). Without java or without the built service,
-these formats end ``unsupported-format`` naming what is missing (part 1's outcome: class
-skipped, effect keep).
+neither logged as a death nor asked again). With ``extract.tika_url`` the named service
+is used and never started or stopped; it is checked once at start (dead: these formats end
+``unsupported-format`` naming the setting), and a document it stops answering mid-crawl
+ends ``unsupported-format`` too (one log line per outage). Without java or without the
+built service, these formats end ``unsupported-format`` naming what is missing (part 1's
+outcome: class skipped, effect keep).
 
 :class:`DocumentParsers` is the document pool the crawl uses: the Python document workers
 (:class:`~indexer.pipeline.docworkers.DocumentWorkers`) plus this, chosen by format.
@@ -63,6 +64,7 @@ class TikaDocuments:
                 log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", self._missing)
         self._generation = 0
         self._closed = False
+        self._url_down = False  # extract.tika_url's service stopped answering
         self.restarts = 0  #: JVMs replaced after a death or a timeout
 
     @property
@@ -88,16 +90,32 @@ class TikaDocuments:
                 return DocumentError("unsupported-format", f"{job.fmt} needs Tika: {exc}")
             try:
                 timeout = self._settings.document_timeout
-                return ParsedDocument(NOT_TEXT, tika_document(url, job.fmt, job.body, timeout))
+                parsed = tika_document(url, job.fmt, job.body, timeout)
+                self._url_down = False
+                return ParsedDocument(NOT_TEXT, parsed)
             except DocumentError as exc:
                 return exc
             except TikaServiceError as exc:
+                if process is None and exc.kind == "gone":
+                    return self._url_gone(job, url, exc)
                 if self._closed:  # our own stop dropped it: no death, nothing asked again
                     return DocumentError("parse-error", "the Tika service was stopped")
                 if attempt == 1 and self._ask_again(exc, generation, process):
                     continue
                 return self._failed(job, exc, generation, process)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _url_gone(self, job: Job, url: str, exc: TikaServiceError) -> DocumentError:
+        """A document that ``extract.tika_url``'s service did not answer: not the document's
+        fault, so ``unsupported-format`` (skipped, kept), as without Java. One log line per
+        outage, not one per document (the next answer ends the outage)."""
+        with self._lock:
+            first, self._url_down = not self._url_down, True
+        if first:
+            log.warning("the Tika service at extract.tika_url=%s is gone: %s", url, exc)
+        return DocumentError(
+            "unsupported-format", f"{job.fmt} needs Tika: extract.tika_url={url} is gone ({exc})"
+        )
 
     def _ask_again(self, exc: TikaServiceError, generation: int, process: Proc) -> bool:
         """Whether a document whose connection dropped is asked again of a new JVM: the JVM
@@ -132,7 +150,8 @@ class TikaDocuments:
             death = process.death(1.0)
             reason = f"{death} while parsing" if death else f"Tika service unreachable: {exc}"
         self._replace(generation)
-        log.warning("Tika service replaced (%s) after %s", reason, job.url)
+        if process is not None:
+            log.warning("Tika service replaced (%s) after %s", reason, job.url)
         outcome = "parse-timeout" if exc.kind == "timeout" else "parse-error"
         return DocumentError(outcome, reason)
 
