@@ -186,6 +186,8 @@ class TikaDocuments:
             process = TikaProcess(java, classpath, self._settings.tika_heap, self._threads)
         except TikaServiceError as exc:
             setting = f"extract.tika_java={self._settings.tika_java}"
+            if "heap" in str(exc).lower():  # "Too small maximum heap", "… object heap"
+                setting = f"extract.tika_heap={self._settings.tika_heap}"
             raise TikaServiceError("missing", f"{setting}: {exc}") from None
         log.info("Tika service started (pid %d, %s)", process.pid, process.url)
         return process

@@ -115,6 +115,7 @@ class TikaProcess:
             start_new_session=True,
         )
         self.pid = self.process.pid
+        self._said = b""  # its standard output before it listened (the JVM's own errors)
         try:
             self.url = f"http://{self._wait_listening()}"
         except TikaServiceError:
@@ -124,27 +125,36 @@ class TikaProcess:
     def _wait_listening(self) -> str:
         assert self.process.stdout is not None
         deadline = time.monotonic() + START_TIMEOUT
-        seen = b""
         while time.monotonic() < deadline and self.process.poll() is None:
             ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
             if ready:
-                seen += os.read(self.process.stdout.fileno(), 4096)
-                match = _LISTENING.search(seen)
+                self._said += os.read(self.process.stdout.fileno(), 4096)
+                match = _LISTENING.search(self._said)
                 if match:
                     return match.group(1).decode("ascii")
         code = self.process.poll()
+        self._read_rest()
         state = f"exited with code {code}" if code is not None else "did not listen in time"
         said = self.output_tail() or "it printed nothing: not a Java runtime?"
         raise _missing(f"the Tika service {state} before it listened ({said})")
 
+    def _read_rest(self) -> None:
+        """Keep what an exited JVM printed on standard output after the last read (HotSpot
+        prints its start errors there: "Too small maximum heap")."""
+        assert self.process.stdout is not None
+        if self.process.poll() is not None:
+            self._said += self.process.stdout.read()
+
     def output_tail(self) -> str:
-        """The last lines of the JVM's standard error, on one line ("" once stopped)."""
+        """The last lines the JVM printed before it listened (standard output), then the
+        last of its standard error, on one line ("" once stopped)."""
         try:
             self._log.seek(0)
             text = self._log.read().decode("utf-8", "replace")
         except ValueError:  # stopped: the log is closed
             return ""
-        lines = text.splitlines()[-LOG_TAIL_LINES:]
+        said = self._said.decode("utf-8", "replace").splitlines()[-LOG_TAIL_LINES:]
+        lines = [*said, *text.splitlines()[-LOG_TAIL_LINES:]]
         return " | ".join(line.strip() for line in lines if line.strip())[-600:]
 
     def death(self, seconds: float) -> str | None:
