@@ -28,17 +28,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats import NOT_TEXT, Limits, ParsedDocument, parse_document
-from indexer.extract.formats.tika import service_problem, tika_document
+from indexer.extract.formats.tika import tika_document
 from indexer.extract.formats.tika_service import TikaProcess, find_java, service_classpath
 from indexer.pipeline.docworkers import Answer, DocumentWorkers, Job, Parser
+from indexer.pipeline.tikacheck import Stopped, UrlCheck
 from indexer.settings import ExtractSettings
 
 log = logging.getLogger(__name__)
 
 #: The formats the Tika service parses (OpenDocument is read in Python: :mod:`.odf`).
 TIKA_FORMATS = frozenset({"doc", "xls", "ppt", "rtf"})
-#: Seconds at least that the start check of ``extract.tika_url`` waits for ``/health``.
-HEALTH_TIMEOUT = 15.0
 Proc = TikaProcess | None  # the JVM a document was sent to (None: ``extract.tika_url``'s)
 
 
@@ -57,11 +56,11 @@ class TikaDocuments:
         self._lock = threading.Lock()
         self._process: TikaProcess | None = None
         self._missing: str | None = None
-        if extract.tika_url:  # one check at start, not a refused connection per document
-            wait = max(HEALTH_TIMEOUT, extract.document_timeout)  # a loaded machine's JVM
-            self._missing = service_problem(extract.tika_url, wait)
-            if self._missing is not None:
-                log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", self._missing)
+        self._stopping = threading.Event()  # set by close(): waits on the service end
+        # one check at start, not a refused connection per document; never on the loop
+        self._check = (
+            UrlCheck(extract.tika_url, extract.document_timeout) if extract.tika_url else None
+        )
         self._generation = 0
         self._closed = False
         self._url_down = False  # extract.tika_url's service stopped answering
@@ -163,17 +162,25 @@ class TikaDocuments:
             TikaServiceError: ``missing`` (no java, not built, did not start, ``tika_url``
                 dead at start; remembered for the rest of the run).
         """
+        if self._check is not None:
+            try:
+                problem = self._check.problem(self._stopping)
+            except Stopped:
+                raise TikaServiceError("missing", "the Tika service was stopped") from None
+            if problem is not None:
+                raise TikaServiceError("missing", problem)
+            return self._check.url, 0, None
         with self._lock:
             if self._missing is not None:
                 raise TikaServiceError("missing", self._missing)
-            if self._settings.tika_url:
-                return self._settings.tika_url, 0, None
             if self._closed:
                 raise TikaServiceError("missing", "the Tika service was stopped")
             if self._process is None:
                 try:
                     self._process = self._start()
                 except TikaServiceError as exc:
+                    if self._stopping.is_set():
+                        raise TikaServiceError("missing", "the Tika service was stopped") from None
                     self._missing = str(exc)
                     log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", exc)
                     raise
@@ -183,7 +190,8 @@ class TikaDocuments:
         java = find_java(self._settings.tika_java)
         classpath = service_classpath(self._settings.tika_service_dir)
         try:
-            process = TikaProcess(java, classpath, self._settings.tika_heap, self._threads)
+            heap, threads = self._settings.tika_heap, self._threads
+            process = TikaProcess(java, classpath, heap, threads, self._stopping)
         except TikaServiceError as exc:
             setting = f"extract.tika_java={self._settings.tika_java}"
             if "heap" in str(exc).lower():  # "Too small maximum heap", "… object heap"
@@ -205,7 +213,9 @@ class TikaDocuments:
             self.restarts += 1
 
     def close(self) -> None:
-        """Stop the JVM by its pid, then the threads waiting on it."""
+        """Stop the JVM by its pid, then the threads waiting on it (a JVM still starting
+        and the ``tika_url`` check are abandoned within a fraction of a second)."""
+        self._stopping.set()
         with self._lock:
             self._closed = True
             if self._process is not None:

@@ -23,6 +23,7 @@ import select
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -96,13 +97,23 @@ class TikaProcess:
         classpath: the service's classpath (:func:`service_classpath`).
         heap: ``-Xmx`` value (``extract.tika_heap``, e.g. ``512m``).
         threads: requests parsed at once.
+        stop: once set, a JVM still starting is given up at once (a crawl's 5 s stop).
 
     Raises:
         TikaServiceError: ``missing`` when the JVM exits or does not listen within
-            :data:`START_TIMEOUT` seconds (with the tail of its output).
+            :data:`START_TIMEOUT` seconds (with the tail of its output), or ``stop`` was set
+            before it listened.
     """
 
-    def __init__(self, java: str, classpath: list[Path], heap: str, threads: int) -> None:
+    def __init__(
+        self,
+        java: str,
+        classpath: list[Path],
+        heap: str,
+        threads: int,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self._stop = stop or threading.Event()
         self.heap = heap
         cmd = [java, f"-Xmx{heap}", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC"]
         cmd += ["-cp", os.pathsep.join(map(str, classpath)), MAIN_CLASS, "0", str(threads)]
@@ -126,7 +137,9 @@ class TikaProcess:
         assert self.process.stdout is not None
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline and self.process.poll() is None:
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if self._stop.is_set():
+                raise _missing("the Tika service was stopped before it listened")
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
             if ready:
                 self._said += os.read(self.process.stdout.fileno(), 4096)
                 match = _LISTENING.search(self._said)
