@@ -8,7 +8,8 @@ Metadata names are Tika's (``dc:title``, ``dc:creator``, ``dcterms:created``,
 :class:`~indexer.models.ExtractedDoc` the way the Python parsers make theirs
 (:mod:`.fields`): title from ``dc:title`` (OLE2 summary information, RTF ``\\title``) else
 the first line, language guessed from the text before the metadata's. An RTF gets an
-explicit body start first (:mod:`.rtfbody`: Tika drops text it takes for the header's).
+explicit body start first (:mod:`.rtfbody`: Tika drops text it takes for the header's) and
+its ``{\\info}`` in the default font's code page (:mod:`.rtfinfo`).
 
 urllib's errors are translated here (a loopback service never through an environment
 proxy: :mod:`indexer.loopback`): a refused or dropped connection is
@@ -28,6 +29,7 @@ from typing import Any
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats.fields import clean_text, first_line, guess_lang, iso_date, meta_value
 from indexer.extract.formats.rtfbody import with_body_start
+from indexer.extract.formats.rtfinfo import with_info_charset
 from indexer.loopback import urlopen
 from indexer.models import ExtractedDoc
 
@@ -166,5 +168,5 @@ def tika_document(base_url: str, fmt: str, body: bytes, timeout: float) -> Extra
         TikaServiceError: the service is gone or took longer than ``timeout`` seconds.
     """
     if fmt == "rtf":
-        body = with_body_start(body.removeprefix(b"\xef\xbb\xbf"))
+        body = with_info_charset(with_body_start(body.removeprefix(b"\xef\xbb\xbf")))
     return tika_extracted(fmt, tika_request(base_url, body, timeout))
