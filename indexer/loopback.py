@@ -4,7 +4,8 @@
 world; our own Tika service and a Solr on 127.0.0.0/8, ``::1`` or ``localhost`` are on this
 machine, and a proxy would receive (or refuse) every document and update meant for them.
 The HTTP clients that talk to Tika or Solr ask here: urllib through :func:`urlopen`,
-requests through :func:`proxies_for`. Other targets keep the environment's proxies.
+requests through :func:`proxies_for` (or :func:`requests_get`). Other targets keep the
+environment's proxies.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import ipaddress
 import urllib.request
 from typing import IO, Any, cast
 from urllib.parse import urlsplit
+
+import requests
 
 #: requests' per-request proxies that override the environment's (a ``None`` value drops
 #: the scheme's proxy; requests' ``Session.merge_environment_settings``).
@@ -54,3 +57,12 @@ def urlopen(request: urllib.request.Request | str, timeout: float) -> IO[Any]:
     opener = _DIRECT if is_loopback(url) else urllib.request.build_opener()
     reply: IO[Any] = opener.open(request, timeout=timeout)
     return reply
+
+
+def requests_get(url: str, **kwargs: Any) -> requests.Response:
+    """``requests.get(url, **kwargs)`` that goes direct to a loopback target.
+
+    Raises:
+        requests.RequestException: as ``requests.get``.
+    """
+    return requests.get(url, proxies=proxies_for(url), **kwargs)
