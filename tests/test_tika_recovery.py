@@ -9,6 +9,7 @@ import logging
 import os
 import signal
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,11 @@ def test_a_dead_tika_url_is_found_once_at_start(caplog: pytest.LogCaptureFixture
         url = f"http://127.0.0.1:{probe.getsockname()[1]}"
     with caplog.at_level(logging.WARNING, "indexer.pipeline.tikadocs"):
         tika = TikaDocuments(ExtractSettings(tika_url=url), 2)
-        assert [r.getMessage() for r in caplog.records if url in r.getMessage()]  # at start
+        for _ in range(250):  # at start (in its own thread: the event loop never waits)
+            if [r.getMessage() for r in caplog.records if url in r.getMessage()]:
+                break
+            time.sleep(0.02)
+        assert [r.getMessage() for r in caplog.records if url in r.getMessage()]
         try:
             answers = [asyncio.run(tika.parse(_job(n, marked_rtf("本文")))) for n in "ab"]
         finally:

@@ -6,11 +6,13 @@ time a document needs it, reused, and replaced when it died or took longer than
 ``extract.document_timeout`` on a document (that document ends ``parse-timeout``). A
 document whose connection dropped with the JVM (its death, or another's timeout) is asked
 once more of the successor; one in flight at a second death ends ``parse-error``. The JVM
-is stopped by its pid at :meth:`close`. With ``extract.tika_url`` the named service is used
-and never started or stopped; it is checked once at start (dead: these formats end
-``unsupported-format`` naming the setting). Without java or without the built service,
-these formats end ``unsupported-format`` naming what is missing (part 1's outcome: class
-skipped, effect keep).
+is stopped by its pid at :meth:`close` (the documents in flight then end ``parse-error``,
+neither logged as a death nor asked again). With ``extract.tika_url`` the named service
+is used and never started or stopped; it is checked once at start (dead: these formats end
+``unsupported-format`` naming the setting), and a document it stops answering mid-crawl
+ends ``unsupported-format`` too (one log line per outage). Without java or without the
+built service, these formats end ``unsupported-format`` naming what is missing (part 1's
+outcome: class skipped, effect keep).
 
 :class:`DocumentParsers` is the document pool the crawl uses: the Python document workers
 (:class:`~indexer.pipeline.docworkers.DocumentWorkers`) plus this, chosen by format.
@@ -26,17 +28,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats import NOT_TEXT, Limits, ParsedDocument, parse_document
-from indexer.extract.formats.tika import service_problem, tika_document
+from indexer.extract.formats.tika import tika_document
 from indexer.extract.formats.tika_service import TikaProcess, find_java, service_classpath
 from indexer.pipeline.docworkers import Answer, DocumentWorkers, Job, Parser
+from indexer.pipeline.tikacheck import Stopped, UrlCheck
 from indexer.settings import ExtractSettings
 
 log = logging.getLogger(__name__)
 
 #: The formats the Tika service parses (OpenDocument is read in Python: :mod:`.odf`).
 TIKA_FORMATS = frozenset({"doc", "xls", "ppt", "rtf"})
-#: Seconds at least that the start check of ``extract.tika_url`` waits for ``/health``.
-HEALTH_TIMEOUT = 15.0
 Proc = TikaProcess | None  # the JVM a document was sent to (None: ``extract.tika_url``'s)
 
 
@@ -55,13 +56,14 @@ class TikaDocuments:
         self._lock = threading.Lock()
         self._process: TikaProcess | None = None
         self._missing: str | None = None
-        if extract.tika_url:  # one check at start, not a refused connection per document
-            wait = max(HEALTH_TIMEOUT, extract.document_timeout)  # a loaded machine's JVM
-            self._missing = service_problem(extract.tika_url, wait)
-            if self._missing is not None:
-                log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", self._missing)
+        self._stopping = threading.Event()  # set by close(): waits on the service end
+        # one check at start, not a refused connection per document; never on the loop
+        self._check = (
+            UrlCheck(extract.tika_url, extract.document_timeout) if extract.tika_url else None
+        )
         self._generation = 0
         self._closed = False
+        self._url_down = False  # extract.tika_url's service stopped answering
         self.restarts = 0  #: JVMs replaced after a death or a timeout
 
     @property
@@ -87,14 +89,32 @@ class TikaDocuments:
                 return DocumentError("unsupported-format", f"{job.fmt} needs Tika: {exc}")
             try:
                 timeout = self._settings.document_timeout
-                return ParsedDocument(NOT_TEXT, tika_document(url, job.fmt, job.body, timeout))
+                parsed = tika_document(url, job.fmt, job.body, timeout)
+                self._url_down = False
+                return ParsedDocument(NOT_TEXT, parsed)
             except DocumentError as exc:
                 return exc
             except TikaServiceError as exc:
+                if process is None and exc.kind == "gone":
+                    return self._url_gone(job, url, exc)
+                if self._closed:  # our own stop dropped it: no death, nothing asked again
+                    return DocumentError("parse-error", "the Tika service was stopped")
                 if attempt == 1 and self._ask_again(exc, generation, process):
                     continue
                 return self._failed(job, exc, generation, process)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _url_gone(self, job: Job, url: str, exc: TikaServiceError) -> DocumentError:
+        """A document that ``extract.tika_url``'s service did not answer: not the document's
+        fault, so ``unsupported-format`` (skipped, kept), as without Java. One log line per
+        outage, not one per document (the next answer ends the outage)."""
+        with self._lock:
+            first, self._url_down = not self._url_down, True
+        if first:
+            log.warning("the Tika service at extract.tika_url=%s is gone: %s", url, exc)
+        return DocumentError(
+            "unsupported-format", f"{job.fmt} needs Tika: extract.tika_url={url} is gone ({exc})"
+        )
 
     def _ask_again(self, exc: TikaServiceError, generation: int, process: Proc) -> bool:
         """Whether a document whose connection dropped is asked again of a new JVM: the JVM
@@ -129,7 +149,8 @@ class TikaDocuments:
             death = process.death(1.0)
             reason = f"{death} while parsing" if death else f"Tika service unreachable: {exc}"
         self._replace(generation)
-        log.warning("Tika service replaced (%s) after %s", reason, job.url)
+        if process is not None:
+            log.warning("Tika service replaced (%s) after %s", reason, job.url)
         outcome = "parse-timeout" if exc.kind == "timeout" else "parse-error"
         return DocumentError(outcome, reason)
 
@@ -141,17 +162,25 @@ class TikaDocuments:
             TikaServiceError: ``missing`` (no java, not built, did not start, ``tika_url``
                 dead at start; remembered for the rest of the run).
         """
+        if self._check is not None:
+            try:
+                problem = self._check.problem(self._stopping)
+            except Stopped:
+                raise TikaServiceError("missing", "the Tika service was stopped") from None
+            if problem is not None:
+                raise TikaServiceError("missing", problem)
+            return self._check.url, 0, None
         with self._lock:
             if self._missing is not None:
                 raise TikaServiceError("missing", self._missing)
-            if self._settings.tika_url:
-                return self._settings.tika_url, 0, None
             if self._closed:
                 raise TikaServiceError("missing", "the Tika service was stopped")
             if self._process is None:
                 try:
                     self._process = self._start()
                 except TikaServiceError as exc:
+                    if self._stopping.is_set():
+                        raise TikaServiceError("missing", "the Tika service was stopped") from None
                     self._missing = str(exc)
                     log.warning("DOC/XLS/PPT/RTF end unsupported-format: %s", exc)
                     raise
@@ -161,9 +190,12 @@ class TikaDocuments:
         java = find_java(self._settings.tika_java)
         classpath = service_classpath(self._settings.tika_service_dir)
         try:
-            process = TikaProcess(java, classpath, self._settings.tika_heap, self._threads)
+            heap, threads = self._settings.tika_heap, self._threads
+            process = TikaProcess(java, classpath, heap, threads, self._stopping)
         except TikaServiceError as exc:
             setting = f"extract.tika_java={self._settings.tika_java}"
+            if "heap" in str(exc).lower():  # "Too small maximum heap", "… object heap"
+                setting = f"extract.tika_heap={self._settings.tika_heap}"
             raise TikaServiceError("missing", f"{setting}: {exc}") from None
         log.info("Tika service started (pid %d, %s)", process.pid, process.url)
         return process
@@ -181,7 +213,9 @@ class TikaDocuments:
             self.restarts += 1
 
     def close(self) -> None:
-        """Stop the JVM by its pid, then the threads waiting on it."""
+        """Stop the JVM by its pid, then the threads waiting on it (a JVM still starting
+        and the ``tika_url`` check are abandoned within a fraction of a second)."""
+        self._stopping.set()
         with self._lock:
             self._closed = True
             if self._process is not None:

@@ -35,6 +35,7 @@ from indexer.errors import (
     SolrSchemaError,
     SolrUnavailableError,
 )
+from indexer.loopback import proxies_for
 from indexer.settings import SolrSettings
 
 AUTH_HINT = "check solr.user and solr.password (INDEXER_SOLR_USER, INDEXER_SOLR_PASSWORD)"
@@ -110,6 +111,7 @@ class SolrConnection:
                 headers=headers,
                 auth=self.auth,
                 timeout=self.timeout,
+                proxies=proxies_for(url),
             )
         except requests.RequestException as exc:
             raise SolrUnavailableError(f"{url}: no answer ({_no_answer(exc)})") from None

@@ -42,6 +42,7 @@ from typing import Any
 import requests
 
 from indexer.errors import SolrLaunchError
+from indexer.loopback import requests_get
 from indexer.settings import SolrSettings
 from indexer.solr import runtime
 from indexer.solr.maven import LOG_TAIL_LINES, build_launcher
@@ -314,7 +315,7 @@ def ping(url: str, core: str, timeout: float = 2.0, *, auth: Auth | None = None)
 
 def _status_ok(url: str, auth: Auth | None, timeout: float = 2.0) -> bool:
     try:
-        resp = requests.get(url, params={"wt": "json"}, auth=auth, timeout=timeout)
+        resp = requests_get(url, params={"wt": "json"}, auth=auth, timeout=timeout)
         return resp.status_code == 200 and resp.json().get("status") == "OK"
     except (requests.RequestException, ValueError):
         return False

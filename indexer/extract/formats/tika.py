@@ -8,9 +8,11 @@ Metadata names are Tika's (``dc:title``, ``dc:creator``, ``dcterms:created``,
 :class:`~indexer.models.ExtractedDoc` the way the Python parsers make theirs
 (:mod:`.fields`): title from ``dc:title`` (OLE2 summary information, RTF ``\\title``) else
 the first line, language guessed from the text before the metadata's. An RTF gets an
-explicit body start first (:mod:`.rtfbody`: Tika drops text it takes for the header's).
+explicit body start first (:mod:`.rtfbody`: Tika drops text it takes for the header's) and
+its ``{\\info}`` in the default font's code page (:mod:`.rtfinfo`).
 
-urllib's errors are translated here: a refused or dropped connection is
+urllib's errors are translated here (a loopback service never through an environment
+proxy: :mod:`indexer.loopback`): a refused or dropped connection is
 :class:`~indexer.errors.TikaServiceError` ``gone``, no answer in time ``timeout``.
 """
 
@@ -27,6 +29,8 @@ from typing import Any
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats.fields import clean_text, first_line, guess_lang, iso_date, meta_value
 from indexer.extract.formats.rtfbody import with_body_start
+from indexer.extract.formats.rtfinfo import with_info_charset
+from indexer.loopback import urlopen
 from indexer.models import ExtractedDoc
 
 #: The longest text kept of one document (characters); the rest is cut with a note.
@@ -61,7 +65,7 @@ def tika_request(base_url: str, body: bytes, timeout: float) -> dict[str, Any]:
         headers={"Content-Type": "application/octet-stream", "X-Max-Chars": str(MAX_TEXT_CHARS)},
     )
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as reply:
+        with urlopen(request, timeout) as reply:
             answer: dict[str, Any] = json.loads(reply.read().decode("utf-8"))
             return answer
     except urllib.error.HTTPError as exc:
@@ -81,7 +85,7 @@ def service_problem(base_url: str, timeout: float = 5.0) -> str | None:
     """Why the service at ``base_url`` (``extract.tika_url``) cannot be used, or None when
     ``GET /health`` answers ``ok`` within ``timeout`` seconds."""
     try:
-        with urllib.request.urlopen(f"{base_url.rstrip('/')}/health", timeout=timeout) as reply:
+        with urlopen(f"{base_url.rstrip('/')}/health", timeout) as reply:
             if reply.read(16).strip() == b"ok":
                 return None
             problem = "its /health does not answer ok"
@@ -164,5 +168,5 @@ def tika_document(base_url: str, fmt: str, body: bytes, timeout: float) -> Extra
         TikaServiceError: the service is gone or took longer than ``timeout`` seconds.
     """
     if fmt == "rtf":
-        body = with_body_start(body.removeprefix(b"\xef\xbb\xbf"))
+        body = with_info_charset(with_body_start(body.removeprefix(b"\xef\xbb\xbf")))
     return tika_extracted(fmt, tika_request(base_url, body, timeout))

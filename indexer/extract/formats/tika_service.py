@@ -23,6 +23,7 @@ import select
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -96,13 +97,23 @@ class TikaProcess:
         classpath: the service's classpath (:func:`service_classpath`).
         heap: ``-Xmx`` value (``extract.tika_heap``, e.g. ``512m``).
         threads: requests parsed at once.
+        stop: once set, a JVM still starting is given up at once (a crawl's 5 s stop).
 
     Raises:
         TikaServiceError: ``missing`` when the JVM exits or does not listen within
-            :data:`START_TIMEOUT` seconds (with the tail of its output).
+            :data:`START_TIMEOUT` seconds (with the tail of its output), or ``stop`` was set
+            before it listened.
     """
 
-    def __init__(self, java: str, classpath: list[Path], heap: str, threads: int) -> None:
+    def __init__(
+        self,
+        java: str,
+        classpath: list[Path],
+        heap: str,
+        threads: int,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self._stop = stop or threading.Event()
         self.heap = heap
         cmd = [java, f"-Xmx{heap}", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseSerialGC"]
         cmd += ["-cp", os.pathsep.join(map(str, classpath)), MAIN_CLASS, "0", str(threads)]
@@ -115,6 +126,7 @@ class TikaProcess:
             start_new_session=True,
         )
         self.pid = self.process.pid
+        self._said = b""  # its standard output before it listened (the JVM's own errors)
         try:
             self.url = f"http://{self._wait_listening()}"
         except TikaServiceError:
@@ -124,27 +136,38 @@ class TikaProcess:
     def _wait_listening(self) -> str:
         assert self.process.stdout is not None
         deadline = time.monotonic() + START_TIMEOUT
-        seen = b""
         while time.monotonic() < deadline and self.process.poll() is None:
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if self._stop.is_set():
+                raise _missing("the Tika service was stopped before it listened")
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
             if ready:
-                seen += os.read(self.process.stdout.fileno(), 4096)
-                match = _LISTENING.search(seen)
+                self._said += os.read(self.process.stdout.fileno(), 4096)
+                match = _LISTENING.search(self._said)
                 if match:
                     return match.group(1).decode("ascii")
         code = self.process.poll()
+        self._read_rest()
         state = f"exited with code {code}" if code is not None else "did not listen in time"
         said = self.output_tail() or "it printed nothing: not a Java runtime?"
         raise _missing(f"the Tika service {state} before it listened ({said})")
 
+    def _read_rest(self) -> None:
+        """Keep what an exited JVM printed on standard output after the last read (HotSpot
+        prints its start errors there: "Too small maximum heap")."""
+        assert self.process.stdout is not None
+        if self.process.poll() is not None:
+            self._said += self.process.stdout.read()
+
     def output_tail(self) -> str:
-        """The last lines of the JVM's standard error, on one line ("" once stopped)."""
+        """The last lines the JVM printed before it listened (standard output), then the
+        last of its standard error, on one line ("" once stopped)."""
         try:
             self._log.seek(0)
             text = self._log.read().decode("utf-8", "replace")
         except ValueError:  # stopped: the log is closed
             return ""
-        lines = text.splitlines()[-LOG_TAIL_LINES:]
+        said = self._said.decode("utf-8", "replace").splitlines()[-LOG_TAIL_LINES:]
+        lines = [*said, *text.splitlines()[-LOG_TAIL_LINES:]]
         return " | ".join(line.strip() for line in lines if line.strip())[-600:]
 
     def death(self, seconds: float) -> str | None:
