@@ -139,7 +139,10 @@ class TikaServiceError(ExtractError):
         kind: ``missing`` (no java or no built service: the formats end
             ``unsupported-format``), ``timeout`` (over ``extract.document_timeout``: the
             service is replaced, the document ends ``parse-timeout``) or ``gone`` (the
-            service died or refused the connection: the document ends ``parse-error``).
+            service died or refused the connection: a JVM of the crawl's own is replaced
+            and the document asked once more, ending ``parse-error`` at a second death; an
+            ``extract.tika_url`` service's documents end ``unsupported-format``, see
+            :mod:`indexer.pipeline.tikadocs`).
     """
 
     def __init__(self, kind: str, message: str) -> None:
