@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from indexer.errors import ConfigError
+from indexer.pipeline.looppool import LoopPool
 from indexer.pipeline.workers import page_pool, page_workers
 from indexer.settings import load_settings
 from tests.faultserver import FaultServer, Reply, crawl, html
@@ -28,7 +29,7 @@ def test_workers_setting_values() -> None:
     with page_pool(0) as inline:
         assert isinstance(inline, ThreadPoolExecutor)
     with page_pool(1) as pool:
-        assert isinstance(pool, ProcessPoolExecutor)
+        assert isinstance(pool, LoopPool)
 
 
 def test_inline_extraction_crawls_pages_and_documents(tmp_path: Path) -> None:

@@ -19,12 +19,13 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
-import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+from indexer.pipeline.looppool import LoopPool
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -37,20 +38,16 @@ def page_workers(setting: int | str) -> int:
 
 
 def page_pool(workers: int) -> Executor:
-    """A pool of ``workers`` processes that die with this process; for 0, one thread of
-    this process (extraction inline, off the event loop).
+    """A pool of ``workers`` processes that die with this process, fed from the event loop
+    (:class:`~indexer.pipeline.looppool.LoopPool`: submit from the loop's thread); for 0,
+    one thread of this process (extraction inline, off the event loop).
 
     Args:
         workers: number of processes (:func:`page_workers`).
     """
     if workers == 0:
         return ThreadPoolExecutor(1, thread_name_prefix="extract")
-    return ProcessPoolExecutor(
-        max(1, workers),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=die_with_parent,
-        initargs=(os.getpid(),),
-    )
+    return LoopPool(workers)
 
 
 def warm_up(pool: Executor, workers: int) -> None:

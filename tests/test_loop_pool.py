@@ -1,0 +1,102 @@
+"""The page pool fed from the event loop (:mod:`indexer.pipeline.looppool`): answers in
+the caller's futures, errors carried back, a killed worker failing only what it held and
+replaced, shutdown leaving no process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from indexer.pipeline.looppool import QUEUED_BYTES, LoopPool
+
+
+def _echo(value: object) -> object:
+    return value
+
+
+def _size(data: bytes) -> int:
+    return len(data)
+
+
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+async def _run(pool: LoopPool, fn: object, *args: object) -> object:
+    return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)  # type: ignore[arg-type]
+
+
+def test_answers_errors_and_large_calls() -> None:
+    async def main() -> None:
+        with LoopPool(2) as pool:
+            got = await asyncio.gather(*(_run(pool, _echo, i) for i in range(200)))
+            assert got == list(range(200))
+            big = b"x" * (4 * QUEUED_BYTES)  # too big to queue behind a running call
+            sizes = await asyncio.gather(*(_run(pool, _size, big) for _ in range(6)))
+            assert sizes == [len(big)] * 6
+            with pytest.raises(ValueError, match="bad page"):
+                await _run(pool, _fail, "bad page")
+            assert await _run(pool, _echo, "after") == "after"
+
+    asyncio.run(main())
+
+
+def test_a_killed_worker_fails_its_calls_only_and_is_replaced() -> None:
+    async def main() -> tuple[int, int]:
+        pool = LoopPool(1)
+        with pool:
+            first = int(await _run(pool, os.getpid))  # type: ignore[call-overload]
+            slow = asyncio.ensure_future(_run(pool, time.sleep, 30))
+            await asyncio.sleep(0.5)
+            os.kill(first, signal.SIGKILL)
+            with pytest.raises(BrokenProcessPool, match="died"):
+                await asyncio.wait_for(slow, 10)
+            second = int(await asyncio.wait_for(_run(pool, os.getpid), 30))  # type: ignore[call-overload]
+            assert await _run(pool, _echo, 7) == 7
+        return first, second
+
+    first, second = asyncio.run(main())
+    assert second != first
+    _assert_gone(second)
+
+
+def test_shutdown_cancels_waiting_calls_and_ends_the_workers() -> None:
+    async def main() -> tuple[list[int], list[asyncio.Future[object]]]:
+        pool = LoopPool(2)
+        pids = sorted(
+            {int(p) for p in await asyncio.gather(*(_run(pool, os.getpid) for _ in range(8)))}
+        )  # type: ignore[call-overload]
+        waiting = [pool.submit(time.sleep, 0.2) for _ in range(10)]
+        pool.shutdown(wait=True)
+        with pytest.raises(RuntimeError, match="after shutdown"):
+            pool.submit(_echo, 1)
+        return pids, [asyncio.wrap_future(f) for f in waiting]
+
+    pids, waiting = asyncio.run(main())
+    assert len(pids) == 2
+    assert sum(f.cancelled() for f in waiting) >= 6  # at most 2 per worker were sent
+    for pid in pids:
+        _assert_gone(pid)
+
+
+def test_submit_needs_the_event_loop() -> None:
+    pool = LoopPool(1)
+    with pytest.raises(RuntimeError):
+        pool.submit(_echo, 1)
+    pool.shutdown()
+
+
+def _assert_gone(pid: int) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"worker {pid} still running")
