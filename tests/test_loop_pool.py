@@ -100,3 +100,21 @@ def _assert_gone(pid: int) -> None:
             return
         time.sleep(0.05)
     raise AssertionError(f"worker {pid} still running")
+
+
+def test_answers_are_read_as_they_arrive_without_waiting_for_the_rest() -> None:
+    from multiprocessing.reduction import ForkingPickler
+
+    from indexer.pipeline.looppool import _Frames
+
+    first = bytes(ForkingPickler.dumps((True, "一" * 20000)))
+    second = bytes(ForkingPickler.dumps((False, ValueError("x"))))
+    wire = len(first).to_bytes(4, "big") + first + len(second).to_bytes(4, "big") + second
+    frames, got = _Frames(), []
+    for cut in range(0, len(wire), 7001):  # pieces that split headers and messages
+        got += frames.feed(wire[cut : cut + 7001])
+        if len(got) == 0:
+            assert cut + 7001 < len(first) + 4  # nothing before the first is whole
+    assert got == [first, second]
+    big = b"\xff\xff\xff\xff" + (3).to_bytes(8, "big") + b"abc"  # the 8-byte length form
+    assert _Frames().feed(big) == [b"abc"]

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import struct
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -44,11 +45,41 @@ STOP_WAIT = 5.0  # seconds a worker gets to finish its calls at shutdown, then S
 QUEUED_BYTES = 32 * 1024
 
 
+_READ_BYTES = 256 * 1024
+
+
+class _Frames:
+    """Messages in ``multiprocessing.connection``'s framing (a 4-byte signed big-endian
+    length, or -1 and an 8-byte one), taken from the bytes as they arrive: the loop never
+    blocks on the rest of a message a worker is still writing."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[bytes]:
+        """Add ``data``; return the messages now complete, in order."""
+        buffer = self._buffer
+        buffer += data
+        done: list[bytes] = []
+        while len(buffer) >= 4:
+            (size,), start = struct.unpack_from("!i", buffer), 4
+            if size == -1:
+                if len(buffer) < 12:
+                    break
+                (size,), start = struct.unpack_from("!Q", buffer, 4), 12
+            if len(buffer) < start + size:
+                break
+            done.append(bytes(buffer[start : start + size]))
+            del buffer[: start + size]
+        return done
+
+
 @dataclass(eq=False)
 class _Worker:
     process: BaseProcess
     conn: Connection
     calls: deque[Future[Any]] = field(default_factory=deque)  # sent, in order
+    frames: _Frames = field(default_factory=lambda: _Frames())
 
 
 class LoopPool(Executor):
@@ -95,7 +126,7 @@ class LoopPool(Executor):
         while self._waiting:
             self._waiting.popleft()[0].cancel()
         for worker in list(self._workers):
-            while wait and worker.calls and worker.conn.poll(STOP_WAIT):
+            while wait and worker.calls and not worker.conn.closed and worker.conn.poll(STOP_WAIT):
                 self._answer(worker)
             self._retire(worker)
             while worker.calls:
@@ -160,15 +191,20 @@ class LoopPool(Executor):
         return next((w for w in live if len(w.calls) == 1), None)
 
     def _answer(self, worker: _Worker) -> None:
-        """The reader callback: a worker's answer to its oldest call, or its death."""
+        """The reader callback: what the worker's pipe holds now (answers to its oldest
+        calls, once complete; never waiting for the rest of one), or its death."""
         try:
-            ok, value = worker.conn.recv()
-        except (EOFError, OSError):
+            data = os.read(worker.conn.fileno(), _READ_BYTES)
+        except OSError:
+            data = b""
+        if not data:
             self._lost(worker)
             return
-        if worker.calls:
-            future = worker.calls.popleft()
-            (future.set_result if ok else future.set_exception)(value)
+        for message in worker.frames.feed(data):
+            ok, value = ForkingPickler.loads(message)
+            if worker.calls:
+                future = worker.calls.popleft()
+                (future.set_result if ok else future.set_exception)(value)
         if not self._closed:
             self._feed()
 
