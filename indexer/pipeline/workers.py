@@ -5,6 +5,8 @@ pages are decoded and extracted on one thread of the crawl process (small machin
 baseline of a scaling measure); documents beyond HTML always parse in their own worker
 processes (:mod:`indexer.pipeline.docworkers`).
 
+The processes are a :class:`~indexer.pipeline.looppool.LoopPool`: fed and read by the event
+loop, without the two threads of Python's ``ProcessPoolExecutor`` in the crawl process.
 Workers are started with ``spawn`` and ask the Linux kernel to kill them when the crawler
 dies (``prctl(PR_SET_PDEATHSIG)``), so a crawler stopped with ``kill -9`` leaves no worker
 processes behind; Python's pool does not guarantee that on its own.
