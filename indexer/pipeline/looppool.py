@@ -39,10 +39,11 @@ from typing import Any
 
 _Call = tuple[Future[Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 STOP_WAIT = 5.0  # seconds a worker gets to finish its calls at shutdown, then SIGKILL
-# A call goes to a busy worker (queued in its pipe behind the one it runs, so that it
-# starts without waiting for the loop) only when it is this small: a pipe or socket buffer
-# holds it, so writing it never blocks the loop while the worker works.
-QUEUED_BYTES = 32 * 1024
+# Calls go to a busy worker too, queued in its pipe behind the one it runs, so that it goes
+# on without waiting for the loop to read an answer (a busy loop reads one only between its
+# callbacks), as long as all its unanswered calls together are this small: the pipe's
+# socket buffer (about 200 KiB on Linux) holds them, so a write never blocks the loop.
+QUEUED_BYTES = 128 * 1024
 
 
 _READ_BYTES = 256 * 1024
@@ -79,14 +80,15 @@ class _Worker:
     process: BaseProcess
     conn: Connection
     calls: deque[Future[Any]] = field(default_factory=deque)  # sent, in order
+    sizes: deque[int] = field(default_factory=deque)  # their pickled bytes
     frames: _Frames = field(default_factory=lambda: _Frames())
 
 
 class LoopPool(Executor):
     """``workers`` page worker processes fed from the running event loop.
 
-    A worker holds at most two calls: the one it runs and one of at most
-    :data:`QUEUED_BYTES` pickled bytes behind it; the others wait in the pool, oldest first.
+    An idle worker takes any call; a busy one more calls while its unanswered ones stay
+    within :data:`QUEUED_BYTES` pickled bytes; the others wait in the pool, oldest first.
 
     Args:
         workers: how many processes (at least 1); they start on the first ``submit``.
@@ -129,8 +131,7 @@ class LoopPool(Executor):
             while wait and worker.calls and not worker.conn.closed and worker.conn.poll(STOP_WAIT):
                 self._answer(worker)
             self._retire(worker)
-            while worker.calls:
-                worker.calls.popleft().set_exception(BrokenProcessPool("the pool was shut down"))
+            _fail(worker, "the page pool was shut down")
         for worker in self._workers:
             worker.process.join(STOP_WAIT if wait else 0)
             if worker.process.is_alive():
@@ -155,8 +156,8 @@ class LoopPool(Executor):
         self._workers.append(worker)
 
     def _feed(self) -> None:
-        """Send waiting calls, oldest first: to an idle worker, else (a small call) behind
-        the call of a worker that runs only one."""
+        """Send waiting calls, oldest first, each to the worker with the fewest unanswered
+        bytes that may take it (see :data:`QUEUED_BYTES`)."""
         while self._waiting:
             future, fn, args, kwargs = self._waiting[0]
             if future.cancelled():
@@ -177,18 +178,19 @@ class LoopPool(Executor):
                 continue
             self._waiting.popleft()
             worker.calls.append(future)
+            worker.sizes.append(len(payload))
             with contextlib.suppress(OSError):  # it died: its reader callback says so
                 worker.conn.send_bytes(payload)
 
     def _least_busy(self, size: int) -> _Worker | None:
-        """An idle worker, else one running a single call when ``size`` may queue."""
+        """An idle worker, else the least loaded one that ``size`` more bytes may queue in."""
         live = [w for w in self._workers if not w.conn.closed]
-        idle = [w for w in live if not w.calls]
-        if idle:
-            return idle[0]
-        if size > QUEUED_BYTES:
+        if not live:
             return None
-        return next((w for w in live if len(w.calls) == 1), None)
+        worker = min(live, key=lambda w: sum(w.sizes))
+        if worker.calls and sum(worker.sizes) + size > QUEUED_BYTES:
+            return None
+        return worker
 
     def _answer(self, worker: _Worker) -> None:
         """The reader callback: what the worker's pipe holds now (answers to its oldest
@@ -204,6 +206,7 @@ class LoopPool(Executor):
             ok, value = ForkingPickler.loads(message)
             if worker.calls:
                 future = worker.calls.popleft()
+                worker.sizes.popleft()
                 (future.set_result if ok else future.set_exception)(value)
         if not self._closed:
             self._feed()
@@ -214,8 +217,7 @@ class LoopPool(Executor):
         worker.process.join(1.0)
         self._workers.remove(worker)
         why = f"a page worker died (exit code {worker.process.exitcode})"
-        while worker.calls:
-            worker.calls.popleft().set_exception(BrokenProcessPool(why))
+        _fail(worker, why)
         if not self._closed:
             self._spawn()
             self._feed()
@@ -225,6 +227,13 @@ class LoopPool(Executor):
         if self._loop is not None and not self._loop.is_closed() and not worker.conn.closed:
             self._loop.remove_reader(worker.conn.fileno())
         worker.conn.close()
+
+
+def _fail(worker: _Worker, why: str) -> None:
+    """Fail the calls ``worker`` holds with ``BrokenProcessPool(why)``."""
+    while worker.calls:
+        worker.calls.popleft().set_exception(BrokenProcessPool(why))
+    worker.sizes.clear()
 
 
 def _serve(conn: Connection, parent: int) -> None:
