@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 import time
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -20,6 +21,11 @@ def _echo(value: object) -> object:
 
 
 def _size(data: bytes) -> int:
+    return len(data)
+
+
+def _slow_size(data: bytes) -> int:
+    time.sleep(0.2)
     return len(data)
 
 
@@ -66,20 +72,21 @@ def test_a_killed_worker_fails_its_calls_only_and_is_replaced() -> None:
 
 
 def test_shutdown_cancels_waiting_calls_and_ends_the_workers() -> None:
-    async def main() -> tuple[list[int], list[asyncio.Future[object]]]:
+    big = b"x" * (QUEUED_BYTES - 1000)  # one such call fills a worker's queue
+
+    async def main() -> tuple[list[int], list[Future[object]]]:
         pool = LoopPool(2)
-        pids = sorted(
-            {int(p) for p in await asyncio.gather(*(_run(pool, os.getpid) for _ in range(8)))}
-        )  # type: ignore[call-overload]
-        waiting = [pool.submit(time.sleep, 0.2) for _ in range(10)]
+        pids = await asyncio.gather(*(_run(pool, os.getpid) for _ in range(8)))
+        calls = [pool.submit(_slow_size, big) for _ in range(10)]
         pool.shutdown(wait=True)
         with pytest.raises(RuntimeError, match="after shutdown"):
             pool.submit(_echo, 1)
-        return pids, [asyncio.wrap_future(f) for f in waiting]
+        return sorted({int(p) for p in pids}), calls  # type: ignore[call-overload]
 
-    pids, waiting = asyncio.run(main())
+    pids, calls = asyncio.run(main())
     assert len(pids) == 2
-    assert sum(f.cancelled() for f in waiting) >= 6  # at most 2 per worker were sent
+    assert [c.result() for c in calls[:2]] == [len(big)] * 2  # sent: answered at shutdown
+    assert all(c.cancelled() for c in calls[2:])  # waiting in the pool: cancelled
     for pid in pids:
         _assert_gone(pid)
 
