@@ -237,6 +237,7 @@ class ExtractSettings(ExtractFields, _Section):
     """Main-content extraction (``extract.*``)."""
 
     workers: _fields.Workers = Field("auto", description=_fields.WORKERS)
+    worker_feed: Literal["threads", "loop"] = Field("threads", description=_fields.WORKER_FEED)
     rules: tuple[SiteRule, ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )

@@ -132,3 +132,7 @@ LOGIN_PATTERNS = (
 #: crawl process (documents still parse in their own worker processes).
 Workers = Annotated[int | Literal["auto"], BeforeValidator(_workers)]
 WORKERS = "Page extraction processes: auto = one per core, 0 = none (inline)."
+WORKER_FEED = (
+    "How pages reach the extraction processes: threads = Python's process pool (a feeder "
+    "and a manager thread), loop = the event loop writes and reads their pipes itself."
+)

@@ -1,6 +1,6 @@
 """The page pool fed from the event loop (:mod:`indexer.pipeline.looppool`): answers in
 the caller's futures, errors carried back, a killed worker failing only what it held and
-replaced, shutdown leaving no process."""
+replaced, shutdown leaving no process; a crawl with ``extract.worker_feed = "loop"``."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ import signal
 import time
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
 from indexer.pipeline.looppool import QUEUED_BYTES, LoopPool
+from tests.faultserver import FaultServer, Reply, crawl, html
 
 
 def _echo(value: object) -> object:
@@ -125,3 +127,14 @@ def test_answers_are_read_as_they_arrive_without_waiting_for_the_rest() -> None:
     assert got == [first, second]
     big = b"\xff\xff\xff\xff" + (3).to_bytes(8, "big") + b"abc"  # the 8-byte length form
     assert _Frames().feed(big) == [b"abc"]
+
+
+def test_a_crawl_through_the_loop_fed_pool(tmp_path: Path) -> None:
+    with FaultServer() as srv:
+        srv.page("/", "トップ", [f"/p{i}" for i in range(12)])
+        for i in range(12):
+            srv.route(f"/p{i}", Reply(body=html(f"ページ{i}", f"本文その{i}。" * 20)))
+        run = asyncio.run(crawl([srv.url("/")], tmp_path, extract__worker_feed="loop"))
+    assert run.stats.outcomes["indexed"] == 13, run.outcomes
+    texts = {str(d["url"]).rsplit("/", 1)[-1]: str(d["text"]) for d in run.docs}
+    assert all(f"本文その{i}" in texts[f"p{i}"] for i in range(12))

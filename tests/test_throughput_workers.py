@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -29,7 +29,9 @@ def test_workers_setting_values() -> None:
     with page_pool(0) as inline:
         assert isinstance(inline, ThreadPoolExecutor)
     with page_pool(1) as pool:
-        assert isinstance(pool, LoopPool)
+        assert isinstance(pool, ProcessPoolExecutor)
+    with page_pool(1, "loop") as loop_fed:
+        assert isinstance(loop_fed, LoopPool)
 
 
 def test_inline_extraction_crawls_pages_and_documents(tmp_path: Path) -> None:

@@ -215,7 +215,7 @@ class Crawler:
         fetch = self.settings.fetch
         workers = page_workers(self.settings.extract.workers)
         documents = document_workers(self.settings, max(1, workers))
-        with page_pool(workers) as pool, documents:
+        with page_pool(workers, self.settings.extract.worker_feed) as pool, documents:
             warm_up(pool, workers)
             self.learning.start(pool, self.sink)
             async with build_session(fetch, self.politeness.sent) as session:

@@ -5,8 +5,9 @@ pages are decoded and extracted on one thread of the crawl process (small machin
 baseline of a scaling measure); documents beyond HTML always parse in their own worker
 processes (:mod:`indexer.pipeline.docworkers`).
 
-The processes are a :class:`~indexer.pipeline.looppool.LoopPool`: fed and read by the event
-loop, without the two threads of Python's ``ProcessPoolExecutor`` in the crawl process.
+``extract.worker_feed = "loop"`` makes them a :class:`~indexer.pipeline.looppool.LoopPool`
+(fed and read by the event loop, without the two threads of Python's
+``ProcessPoolExecutor`` in the crawl process).
 Workers are started with ``spawn`` and ask the Linux kernel to kill them when the crawler
 dies (``prctl(PR_SET_PDEATHSIG)``), so a crawler stopped with ``kill -9`` leaves no worker
 processes behind; Python's pool does not guarantee that on its own.
@@ -21,11 +22,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import multiprocessing
 import os
 import signal
 import sys
 from collections.abc import Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from indexer.pipeline.looppool import LoopPool
 
@@ -39,17 +41,26 @@ def page_workers(setting: int | str) -> int:
     return int(setting)
 
 
-def page_pool(workers: int) -> Executor:
-    """A pool of ``workers`` processes that die with this process, fed from the event loop
-    (:class:`~indexer.pipeline.looppool.LoopPool`: submit from the loop's thread); for 0,
-    one thread of this process (extraction inline, off the event loop).
+def page_pool(workers: int, feed: str = "threads") -> Executor:
+    """A pool of ``workers`` processes that die with this process; for 0, one thread of
+    this process (extraction inline, off the event loop).
 
     Args:
         workers: number of processes (:func:`page_workers`).
+        feed: ``extract.worker_feed``: ``threads``, Python's ``ProcessPoolExecutor``;
+            ``loop``, :class:`~indexer.pipeline.looppool.LoopPool` (submit from the
+            event loop's thread).
     """
     if workers == 0:
         return ThreadPoolExecutor(1, thread_name_prefix="extract")
-    return LoopPool(workers)
+    if feed == "loop":
+        return LoopPool(workers)
+    return ProcessPoolExecutor(
+        max(1, workers),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def warm_up(pool: Executor, workers: int) -> None:
