@@ -32,6 +32,7 @@ from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers
 from indexer.settings_file import read_toml
 from indexer.settings_frontier import FrontierSettings
 from indexer.settings_tika import ExtractFields
+from indexer.settings_workers import WorkerSettings
 from indexer.web.settings import ServeSettings
 
 ENV_PREFIX = "INDEXER_"
@@ -233,11 +234,9 @@ class SiteRule(_Section):
             raise ConfigError(str(err["loc"][0]), err["msg"]) from None
 
 
-class ExtractSettings(ExtractFields, _Section):
+class ExtractSettings(WorkerSettings, ExtractFields, _Section):
     """Main-content extraction (``extract.*``)."""
 
-    workers: _fields.Workers = Field("auto", description=_fields.WORKERS)
-    worker_feed: Literal["threads", "loop"] = Field("threads", description=_fields.WORKER_FEED)
     rules: tuple[SiteRule, ...] = Field(
         (), description="Site rules: [{url_pattern, include: [css], exclude: [css]}]."
     )
