@@ -17,7 +17,10 @@ is broken for good after one death. Workers are spawned with SIGINT and SIGTERM 
 and get SIGKILL when the crawler dies (:func:`indexer.pipeline.workers.die_with_parent`).
 
 It is an :class:`concurrent.futures.Executor` (``loop.run_in_executor`` takes it), whose
-``submit`` must be called from the thread running the event loop.
+``submit`` must be called from the thread running the event loop. The crawl uses it with
+``extract.worker_feed = "loop"`` only: on a loaded shared machine a crawl through it took
+longer than through Python's pool at about the same CPU (CHANGELOG), so it is not the
+default until measured on a quiet one (``scripts/bench/page_pool.py`` measures the pool).
 """
 
 from __future__ import annotations
