@@ -25,9 +25,10 @@ from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import CLOSING_PHASES
+from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.store import Claimed, Frontier
-from indexer.crawl.frontier.tombstones import Tombstones
+from indexer.crawl.frontier.tombstones import TOMBSTONES_EVERY, Tombstones
 from indexer.errors import StateError
 
 _CLAIM = (
@@ -78,10 +79,11 @@ class PgFrontier(Frontier):
         except BaseException:
             db.close()
             raise
-        self.tombstones = Tombstones(self._db)
+        self.tombstones = Tombstones(self._db, refresh_every=TOMBSTONES_EVERY)
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
+        self.shared = SharedState(db, self.leases)
         self.run = 0
 
     @contextlib.contextmanager
@@ -140,7 +142,9 @@ class PgFrontier(Frontier):
         if allowed is None or allowed > now:
             return None
         params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
-        row = self._db.execute(_CLAIM, params | {"next": self.leases.gap_after(now)}).fetchone()
+        row = self._db.execute(
+            _CLAIM, params | {"next": self.leases.gap_after(now, host)}
+        ).fetchone()
         if row is None:
             return None
         self.leases.claimed(row[0], host, now)
@@ -191,9 +195,13 @@ class PgFrontier(Frontier):
         """Not available: a dry run's copy is a SQLite file (``reindex --dry-run``).
 
         Raises:
-            StateError: always, naming the database.
+            StateError: always, naming the database and ``frontier.url``.
         """
-        raise StateError(self.url, "a dry run copies a SQLite frontier only")
+        raise StateError(
+            self.url,
+            "reindex --dry-run needs a SQLite frontier to copy; with frontier.url set it "
+            "is refused (run `indexer reindex` without --dry-run, or plan on a SQLite copy)",
+        )
 
 
 if TYPE_CHECKING:  # mypy checks that this backend implements the whole interface
