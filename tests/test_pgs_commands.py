@@ -1,13 +1,13 @@
 """``indexer report``, ``reindex`` (and ``--dry-run``) and ``delete`` against the shared
 PostgreSQL frontier (``--frontier URL``, issue #20), with the real Solr and a loopback site:
 the reindex grace counters live in the database (``indexer.missed``), not the data
-directory; a dry run, which copies a SQLite frontier, is refused in one line naming
-``frontier.url``."""
+directory; a dry run plans on a SQLite copy of the shared frontier and changes nothing."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import json
 from pathlib import Path
 
 import psycopg
@@ -33,6 +33,12 @@ def _missed(pg_url: str) -> dict[str, int]:
         return {str(i): int(r) for i, r in conn.execute("SELECT id, runs FROM indexer.missed")}
 
 
+def _runs(pg_url: str) -> int:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        row = conn.execute("SELECT COUNT(*) FROM indexer.runs").fetchone()
+        return int(row[0]) if row else 0
+
+
 def test_report_reindex_grace_and_delete_on_the_shared_frontier(
     solr_core: tuple[str, str], pg_url: str, tmp_path: Path
 ) -> None:
@@ -55,12 +61,15 @@ def test_report_reindex_grace_and_delete_on_the_shared_frontier(
         assert _missed(pg_url) == {gone: 1}, "the grace counter is in the database"
         assert not (data / "missed.sqlite3").exists()
         assert gone in solr_ids(base, core), "deleted before its grace runs"
+        runs = _runs(pg_url)
+        code, plan = _stdout("reindex", "--dry-run", "--delay", "0", *d)  # on a SQLite copy
+        assert code == 0, plan
+        assert _runs(pg_url) == runs, "the dry run recorded a run in the shared frontier"
+        assert json.dumps({"action": "delete", "id": gone}) in plan, plan
+        assert gone in solr_ids(base, core) and _missed(pg_url) == {gone: 1}, "a dry run changed"
         code, err = cli("reindex", "--delay", "0", *d)
         assert code == 0, err
         assert gone not in solr_ids(base, core) and _missed(pg_url) == {}
-
-        code, err = cli("reindex", "--dry-run", "--delay", "0", *d)
-        assert code == 2 and "frontier.url" in err and len(err.strip().splitlines()) == 1, err
 
         code, err = cli("delete", "--url", f"{site}/p3.html", *d)
         assert code == 0, err

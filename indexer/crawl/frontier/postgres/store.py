@@ -29,7 +29,6 @@ from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.store import Claimed, Frontier
 from indexer.crawl.frontier.tombstones import TOMBSTONES_EVERY, Tombstones
-from indexer.errors import StateError
 
 _CLAIM = (
     "WITH c AS (UPDATE urls SET state='fetching', fetched_run=:run, updated=:now WHERE url = "
@@ -192,16 +191,12 @@ class PgFrontier(Frontier):
         return row is not None
 
     def copy_to(self, data_dir: Path) -> None:
-        """Not available: a dry run's copy is a SQLite file (``reindex --dry-run``).
+        """Write a SQLite copy of this frontier and its grace counters into ``data_dir``
+        (``reindex --dry-run``, :mod:`.copy`)."""
+        from indexer.crawl.frontier.postgres.copy import copy_frontier
 
-        Raises:
-            StateError: always, naming the database and ``frontier.url``.
-        """
-        raise StateError(
-            self.url,
-            "reindex --dry-run needs a SQLite frontier to copy; with frontier.url set it "
-            "is refused (run `indexer reindex` without --dry-run, or plan on a SQLite copy)",
-        )
+        assert isinstance(self._db, PgConnection)
+        copy_frontier(self._db, data_dir)
 
 
 if TYPE_CHECKING:  # mypy checks that this backend implements the whole interface
