@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -122,23 +122,37 @@ class Outbox:
         )
 
     def pending(self, max_count: int, max_bytes: int) -> list[Change]:
-        """The oldest pending changes, at most ``max_count`` and about ``max_bytes``.
+        """The oldest pending changes, at most ``max_count`` and about ``max_bytes`` (at
+        least one when any is pending); see :meth:`next_batch`."""
+        return self.next_batch(max_count, max_bytes)[0]
 
-        At least one change is returned when any is pending, however large.
+    def next_batch(
+        self, max_count: int, max_bytes: int, busy: Collection[str] = ()
+    ) -> tuple[list[Change], bool]:
+        """The oldest pending changes, at most ``max_count`` and about ``max_bytes``, with
+        whether a cap cut the batch short (more changes wait behind it).
+
+        At least one change is returned when any is pending, however large. Changes of the
+        ids in ``busy`` (sent and not yet acknowledged) are left out, and so is a newer
+        change of such an id: it goes only after the one in flight was answered, so Solr
+        sees the changes of one id in their order (a delete after an add stays after it).
         """
         rows = self._db.execute(
-            "SELECT seq, doc_id, action, payload FROM outbox ORDER BY seq LIMIT ?", (max_count,)
+            "SELECT seq, doc_id, action, payload FROM outbox ORDER BY seq LIMIT ?",
+            (max_count + len(busy) + 1,),  # doc_id is UNIQUE: a busy id holds at most one row
         ).fetchall()
         changes: list[Change] = []
         total = 0
         for seq, doc_id, action, payload in rows:
+            if doc_id in busy:
+                continue
             size = len(payload.encode("utf-8")) if payload else len(doc_id)
-            if changes and total + size > max_bytes:
-                break
+            if len(changes) == max_count or (changes and total + size > max_bytes):
+                return changes, True
             total += size
             doc = json.loads(payload) if payload else None
             changes.append(Change(seq, doc_id, action, doc, size))
-        return changes
+        return changes, False
 
     def ack(self, changes: list[Change]) -> None:
         """Remove acknowledged changes (a change superseded meanwhile stays)."""
