@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import StateKind, open_state
 from indexer.errors import StateError
+from indexer.index.stored import StoredDoc
 
 if TYPE_CHECKING:
     from indexer.crawl.frontier import Frontier
@@ -71,15 +72,20 @@ class Change:
         seq: position in the outbox (acknowledge with it).
         doc_id: the Solr document id.
         action: ``add`` or ``delete``.
-        doc: the document for ``add`` (JSON-ready dict), else None.
+        payload: the document's JSON text for ``add``, else None.
         size: payload size in bytes (UTF-8).
     """
 
     seq: int
     doc_id: str
     action: str
-    doc: dict[str, Any] | None
+    payload: str | None
     size: int
+
+    @property
+    def doc(self) -> StoredDoc | None:
+        """The document of an ``add`` (its stored JSON, parsed only when read), else None."""
+        return None if self.payload is None else StoredDoc(self.payload)
 
 
 class Outbox:
@@ -150,8 +156,7 @@ class Outbox:
             if len(changes) == max_count or (changes and total + size > max_bytes):
                 return changes, True
             total += size
-            doc = json.loads(payload) if payload else None
-            changes.append(Change(seq, doc_id, action, doc, size))
+            changes.append(Change(seq, doc_id, action, payload, size))
         return changes, False
 
     def ack(self, changes: list[Change]) -> None:

@@ -229,7 +229,7 @@ class IndexStage:
 
     async def _send(self, batch: list[Change]) -> None:
         """Send a batch; on a document-level 400 split it until the bad ones are isolated."""
-        adds = [c.doc for c in batch if c.action == "add" and c.doc is not None]
+        adds = [doc for c in batch if c.action == "add" and (doc := c.doc) is not None]
         deletes = [c.doc_id for c in batch if c.action == "delete"]
         try:
             await in_thread(self._writer.update, adds, deletes)

@@ -52,6 +52,7 @@ sys.path.insert(0, str(HERE))
 
 import index  # noqa: E402  (the crawl-sized documents)
 import throughput  # noqa: E402  (its free port)
+import throughput_solr  # noqa: E402  (the Solr JVM's process)
 
 
 @dataclass(frozen=True)
@@ -105,13 +106,6 @@ def add_cores(base: str, home: Path) -> None:
         _variant(src, home / "configsets" / name, edit)
         params = {"action": "CREATE", "name": name, "configSet": name}
         requests.get(f"{base}/admin/cores", params=params, timeout=120).raise_for_status()
-
-
-def _jvm(port: int) -> psutil.Process:
-    for conn in psutil.net_connections("tcp"):
-        if conn.laddr and conn.laddr.port == port and conn.status == "LISTEN" and conn.pid:
-            return psutil.Process(conn.pid)
-    raise RuntimeError(f"no process listens on {port}")
 
 
 def _post(session: requests.Session, url: str, row: Row, docs: list[dict[str, Any]]) -> int:
@@ -168,7 +162,8 @@ def run(docs_n: int, rounds: int) -> None:
         base = start_solr(port=port, solr_home=home, heap="1g")
         try:
             add_cores(base, home)
-            jvm = _jvm(port)
+            jvm = throughput_solr._solr_process(port)
+            assert jvm is not None, "no Solr process found"
             index.raw_ingest(base, index.make_docs(1000, "warmup"))  # JIT and caches
             for r in range(rounds):
                 for row in ROWS if r % 2 == 0 else ROWS[::-1]:
