@@ -9,6 +9,7 @@ to the same id supersedes an earlier unsent one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from collections.abc import Callable, Collection, Iterable
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import StateKind, open_state
-from indexer.errors import StateError
+from indexer.errors import StateError, StorageError
 from indexer.index.stored import StoredDoc
 
 if TYPE_CHECKING:
@@ -144,15 +145,16 @@ class Outbox:
         sees the changes of one id in their order (a delete after an add stays after it).
         """
         rows = self._db.execute(
-            "SELECT seq, doc_id, action, payload FROM outbox ORDER BY seq LIMIT ?",
+            "SELECT seq, doc_id, action, payload, length(CAST(payload AS BLOB)) FROM outbox"
+            " ORDER BY seq LIMIT ?",
             (max_count + len(busy) + 1,),  # doc_id is UNIQUE: a busy id holds at most one row
         ).fetchall()
         changes: list[Change] = []
         total = 0
-        for seq, doc_id, action, payload in rows:
+        for seq, doc_id, action, payload, length in rows:
             if doc_id in busy:
                 continue
-            size = len(payload.encode("utf-8")) if payload else len(doc_id)
+            size = length if payload else len(doc_id)
             if len(changes) == max_count or (changes and total + size > max_bytes):
                 return changes, True
             total += size
@@ -160,8 +162,18 @@ class Outbox:
         return changes, False
 
     def ack(self, changes: list[Change]) -> None:
-        """Remove acknowledged changes (a change superseded meanwhile stays)."""
-        self._db.executemany("DELETE FROM outbox WHERE seq=?", [(c.seq,) for c in changes])
+        """Remove acknowledged changes (a change superseded meanwhile stays), in one
+        transaction (a savepoint: inside a grouping of commits it joins that transaction).
+        """
+        self._db.execute("SAVEPOINT ack")
+        try:
+            self._db.executemany("DELETE FROM outbox WHERE seq=?", [(c.seq,) for c in changes])
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error, StorageError, StateError):  # rolled back
+                self._db.execute("ROLLBACK TO ack")
+                self._db.execute("RELEASE ack")
+            raise
+        self._db.execute("RELEASE ack")
 
     def retract(self, match: Callable[[str], bool], also: Iterable[str] = ()) -> list[str]:
         """Turn every pending add whose id ``match``es into a delete, and queue deletes of
