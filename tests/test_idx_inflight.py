@@ -104,10 +104,8 @@ def test_two_update_requests_are_in_flight_at_once(
     tmp_path: Path, proxy: HoldingProxy, solr_core: tuple[str, str]
 ) -> None:
     outbox, stage = _stage(tmp_path, proxy, 3 * BATCH)
-    started = time.monotonic()
     asyncio.run(_run(outbox, stage, proxy, queue_meanwhile=False))
     assert proxy.most == 2, "the second batch waited for the first one's answer"
-    assert time.monotonic() - started < HOLD, "the held request was released by the second"
     assert len(_stored(solr_core[0])) == 3 * BATCH
     assert outbox.count() == 0
 
