@@ -7,10 +7,13 @@ and ends with one hard commit, as a crawl does. One factor differs from the base
 ``json.dumps``, core ``pages`` of our configset):
 
 - batch size 50 / 1,000 documents;
-- ``commitWithin`` 1 s / none (autoCommit only, the final hard commit makes them visible);
+- ``commitWithin`` 1 s / 60 s / none (autoCommit only; the final hard commit makes them
+  visible);
 - two update requests in flight;
-- the configset without its copy fields (no ``title_bigram``/``content_bigram``), and with
-  ``content_bigram`` not stored: measures only (each changes search results or highlighting);
+- the configset without its copy fields (no ``title_bigram``/``content_bigram``), with
+  ``content_bigram`` not stored, and with the bigram type's four ``patternReplace`` char
+  filters (the katakana folds) left out: measures only (each changes search results or
+  highlighting);
 - a gzip-compressed body (``Content-Encoding: gzip``): whether Solr takes it.
 
 Per row: documents per second (wall), Solr's JVM CPU seconds per 1,000 documents (user +
@@ -21,7 +24,7 @@ it back (``json.loads``). ``--rounds 2`` runs the rows again in reverse order (t
 is shared: A B … B A) and prints each row's mean. The load (``uptime``) is printed first.
 
 Starts its own Solr (1 GiB heap) on a free port in a temporary home, stops it by pid.
-Usage: python scripts/bench/solr_cost.py [--docs 3000] [--rounds 1]
+Usage: python scripts/bench/solr_cost.py [--docs 3000] [--rounds 1] [--only commitWithin]
 """
 
 from __future__ import annotations
@@ -73,10 +76,12 @@ ROWS = (
     Row("batch 50", batch=50),
     Row("batch 1000", batch=1000),
     Row("commitWithin 1 s", commit_within=1000),
+    Row("commitWithin 60 s", commit_within=60_000),
     Row("no commitWithin", commit_within=None),
     Row("2 requests in flight", in_flight=2),
     Row("no copy fields (measure only)", core="nocopy"),
     Row("content_bigram not stored (measure only)", core="nostore"),
+    Row("bigram without patternReplace (measure only)", core="nopattern"),
     Row("gzip body", gzip=True),
 )
 
@@ -99,10 +104,20 @@ def _bigram_unstored(schema: str) -> str:
     return schema.replace(old, old.replace('stored="true"', 'stored="false"'))
 
 
+def _no_patterns(schema: str) -> str:
+    return "\n".join(
+        line
+        for line in schema.splitlines()
+        if "patternReplace" not in line and not line.strip().startswith('replacement="')
+    )
+
+
 def add_cores(base: str, home: Path) -> None:
-    """Create the cores ``nocopy`` and ``nostore`` from edited copies of our configset."""
+    """Create the cores ``nocopy``, ``nostore`` and ``nopattern`` from edited copies of our
+    configset."""
     src = ROOT / "solr-config"
-    for name, edit in (("nocopy", _no_copies), ("nostore", _bigram_unstored)):
+    edits = (("nocopy", _no_copies), ("nostore", _bigram_unstored), ("nopattern", _no_patterns))
+    for name, edit in edits:
         _variant(src, home / "configsets" / name, edit)
         params = {"action": "CREATE", "name": name, "configSet": name}
         requests.get(f"{base}/admin/cores", params=params, timeout=120).raise_for_status()
@@ -152,10 +167,12 @@ def encoding_costs(docs: list[dict[str, Any]]) -> dict[str, float]:
     return out
 
 
-def run(docs_n: int, rounds: int) -> None:
-    """Start Solr, measure every row ``rounds`` times (alternate rounds reversed), print."""
+def run(docs_n: int, rounds: int, only: str = "") -> None:
+    """Start Solr, measure every row (whose name holds ``only``) ``rounds`` times, alternate
+    rounds reversed; print the table."""
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}", flush=True)
-    results: dict[str, list[tuple]] = {r.name: [] for r in ROWS}
+    rows = tuple(r for r in ROWS if only in r.name)
+    results: dict[str, list[tuple]] = {r.name: [] for r in rows}
     port = throughput._free_port()
     with tempfile.TemporaryDirectory(prefix="bench-solr-cost-") as tmp:
         home = Path(tmp) / "solr"
@@ -166,7 +183,7 @@ def run(docs_n: int, rounds: int) -> None:
             assert jvm is not None, "no Solr process found"
             index.raw_ingest(base, index.make_docs(1000, "warmup"))  # JIT and caches
             for r in range(rounds):
-                for row in ROWS if r % 2 == 0 else ROWS[::-1]:
+                for row in rows if r % 2 == 0 else rows[::-1]:
                     got = measure(base, jvm, row, index.make_docs(docs_n, f"{r}-{row.core}"))
                     results[row.name].append(got)
                     print(f"  {row.name}: {got[0]:.0f} docs/s, load {os.getloadavg()[0]:.2f}")
@@ -194,8 +211,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--only", default="", help="rows whose name holds this text")
     args = parser.parse_args()
-    run(args.docs, args.rounds)
+    run(args.docs, args.rounds, args.only)
 
 
 if __name__ == "__main__":

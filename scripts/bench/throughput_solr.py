@@ -8,7 +8,9 @@ Solr holds after the run (a fresh core each round: deleted first). Solr's own CP
 the product's process tree (it is another process); the JVM's CPU seconds over the run are
 printed beside it, and per page. ``solr-before`` is the same crawl with the index side's
 settings of before issue #16's writer work (:data:`BEFORE`: one update request in flight),
-alternated with the others in the same run; each line gives the load (``uptime``).
+alternated with the others in the same run; each line gives the load (``uptime``). Solr's
+JVM is warmed first with 1,000 of ``index.py``'s documents, so the first crawl with Solr
+does not pay for its JIT compilation.
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ def run(rounds: int, hosts: int, pages: int) -> None:
         home = Path(tmp) / "solr"
         base = start_solr(port=port, solr_home=home, heap="1g")
         jvm = _solr_process(port)
+        import index  # its crawl-sized documents warm the JVM (JIT), as index.py does
+
+        index.raw_ingest(base, index.make_docs(1000, "warmup"))
         rates: dict[str, list[float]] = {kind: [] for kind in KINDS}
         try:
             for _ in range(rounds):
