@@ -155,18 +155,14 @@ class SolrSettings(_Section):
     batch_size: int = Field(200, ge=1, description="Documents per update request.")
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
     commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
-    updates_in_flight: int = Field(
-        2, ge=1, le=8, description="Update requests sent to Solr at once (never one id twice)."
-    )
+    updates_in_flight: int = Field(2, ge=1, le=8, description="Update requests sent at once.")
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
     drain_timeout: float = Field(300.0, ge=0, description="The final drain's wait for Solr (s).")
     auth_wait: float = Field(600.0, ge=0, description="Wait for refused credentials/fields (s).")
     stop_drain_timeout: float = Field(
         5.0, ge=0, description="The same when the crawl was asked to stop (s; at most 3)."
     )
-    outbox_high_water: int = Field(
-        5000, ge=1, description="Changes waiting in the outbox above which fetching pauses."
-    )
+    outbox_high_water: int = Field(5000, ge=1, description="Outbox backlog that pauses fetching.")
     backoff_base: float = Field(
         0.25, gt=0, description="First wait after Solr failed an update; doubles (s)."
     )
