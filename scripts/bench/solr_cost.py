@@ -13,7 +13,8 @@ and ends with one hard commit, as a crawl does. One factor differs from the base
 - the configset without its copy fields (no ``title_bigram``/``content_bigram``), with
   ``content_bigram`` not stored, and with the bigram type's four ``patternReplace`` char
   filters (the katakana folds) left out: measures only (each changes search results or
-  highlighting);
+  highlighting); and with the long-vowel folds as the three ``patternReplace`` char filters
+  they were before issue #16 (``mapping-kana-long.txt`` now: the same tokens);
 - a gzip-compressed body (``Content-Encoding: gzip``): whether Solr takes it.
 
 Per row: documents per second (wall), Solr's JVM CPU seconds per 1,000 documents (user +
@@ -82,6 +83,7 @@ ROWS = (
     Row("no copy fields (measure only)", core="nocopy"),
     Row("content_bigram not stored (measure only)", core="nostore"),
     Row("bigram without patternReplace (measure only)", core="nopattern"),
+    Row("long-vowel folds as 3 patternReplace (before)", core="patterns"),
     Row("gzip body", gzip=True),
 )
 
@@ -104,6 +106,20 @@ def _bigram_unstored(schema: str) -> str:
     return schema.replace(old, old.replace('stored="true"', 'stored="false"'))
 
 
+#: The bigram type's long-vowel folds before issue #16 (three patternReplace char filters).
+PATTERNS = """<charFilter name="patternReplace" pattern="(?&lt;=[エケセテネヘメレゲゼデベペェ])ー"
+                  replacement="イ"/>
+      <charFilter name="patternReplace" pattern="(?&lt;=[オコソトノホモヨロゴゾドボポォョ])ー"
+                  replacement="ウ"/>
+      <charFilter name="patternReplace" pattern="ー+" replacement=""/>"""
+
+
+def _long_vowel_patterns(schema: str) -> str:
+    line = '<charFilter name="mapping" mapping="mapping-kana-long.txt"/>'
+    assert schema.count(line) == 2, "schema.xml changed: update the variant"
+    return schema.replace(line, PATTERNS)
+
+
 def _no_patterns(schema: str) -> str:
     return "\n".join(
         line
@@ -113,10 +129,15 @@ def _no_patterns(schema: str) -> str:
 
 
 def add_cores(base: str, home: Path) -> None:
-    """Create the cores ``nocopy``, ``nostore`` and ``nopattern`` from edited copies of our
-    configset."""
+    """Create the cores ``nocopy``, ``nostore``, ``nopattern`` and ``patterns`` from edited
+    copies of our configset."""
     src = ROOT / "solr-config"
-    edits = (("nocopy", _no_copies), ("nostore", _bigram_unstored), ("nopattern", _no_patterns))
+    edits = (
+        ("nocopy", _no_copies),
+        ("nostore", _bigram_unstored),
+        ("nopattern", _no_patterns),
+        ("patterns", _long_vowel_patterns),
+    )
     for name, edit in edits:
         _variant(src, home / "configsets" / name, edit)
         params = {"action": "CREATE", "name": name, "configSet": name}
@@ -168,10 +189,10 @@ def encoding_costs(docs: list[dict[str, Any]]) -> dict[str, float]:
 
 
 def run(docs_n: int, rounds: int, only: str = "") -> None:
-    """Start Solr, measure every row (whose name holds ``only``) ``rounds`` times, alternate
-    rounds reversed; print the table."""
+    """Start Solr, measure every row (whose name holds one of ``only``'s comma-separated
+    parts) ``rounds`` times, alternate rounds reversed; print the table."""
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}", flush=True)
-    rows = tuple(r for r in ROWS if only in r.name)
+    rows = tuple(r for r in ROWS if any(part in r.name for part in only.split(",")))
     results: dict[str, list[tuple]] = {r.name: [] for r in rows}
     port = throughput._free_port()
     with tempfile.TemporaryDirectory(prefix="bench-solr-cost-") as tmp:
@@ -211,7 +232,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--only", default="", help="rows whose name holds this text")
+    parser.add_argument(
+        "--only", default="", help="rows whose name holds one of these comma-separated texts"
+    )
     args = parser.parse_args()
     run(args.docs, args.rounds, args.only)
 
