@@ -154,7 +154,7 @@ class SolrSettings(_Section):
     )
     batch_size: int = Field(200, ge=1, description="Documents per update request.")
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
-    commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
+    commit_within_ms: int = Field(60_000, ge=0, description="commitWithin of updates (ms).")
     updates_in_flight: int = Field(2, ge=1, le=8, description="Update requests sent at once.")
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
     drain_timeout: float = Field(300.0, ge=0, description="The final drain's wait for Solr (s).")

@@ -37,10 +37,12 @@ class HoldingProxy(SolrProxy):
         self.held = threading.Event()
         self.active = 0
         self.most = 0
+        self.commit_within: set[str] = set()
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         if "/update" not in request.path or "commitWithin" not in request.query:
             return await super()._handle(request)
+        self.commit_within.add(request.query["commitWithin"])
         self.active += 1
         self.most = max(self.most, self.active)
         try:
@@ -106,6 +108,7 @@ def test_two_update_requests_are_in_flight_at_once(
     outbox, stage = _stage(tmp_path, proxy, 3 * BATCH)
     asyncio.run(_run(outbox, stage, proxy, queue_meanwhile=False))
     assert proxy.most == 2, "the second batch waited for the first one's answer"
+    assert proxy.commit_within == {"60000"}, "soft commits every 10 s cost Solr ~18 % more CPU"
     assert len(_stored(solr_core[0])) == 3 * BATCH
     assert outbox.count() == 0
 

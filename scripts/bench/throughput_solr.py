@@ -7,7 +7,8 @@ outbox, index stage, commitWithin, one hard commit at the end); its pages are th
 Solr holds after the run (a fresh core each round: deleted first). Solr's own CPU is not in
 the product's process tree (it is another process); the JVM's CPU seconds over the run are
 printed beside it, and per page. ``solr-before`` is the same crawl with the index side's
-settings of before issue #16's writer work (:data:`BEFORE`: one update request in flight),
+settings of before issue #16's writer work (:data:`BEFORE`: one update request in flight,
+``commitWithin`` 10 s; the configset is today's),
 alternated with the others in the same run; each line gives the load (``uptime``). Solr's
 JVM is warmed first with 1,000 of ``index.py``'s documents, so the first crawl with Solr
 does not pay for its JIT compilation.
@@ -29,7 +30,7 @@ from indexer.solr.launcher import start_solr, stop_solr
 
 FLAGS = ("--delay", "0", "--per-host", "1", "--concurrency", "64")
 #: The index side's settings before #16's writer work, as environment overrides.
-BEFORE = {"INDEXER_SOLR_UPDATES_IN_FLIGHT": "1"}
+BEFORE = {"INDEXER_SOLR_UPDATES_IN_FLIGHT": "1", "INDEXER_SOLR_COMMIT_WITHIN_MS": "10000"}
 KINDS = ("out", "solr", "solr-before")
 
 
