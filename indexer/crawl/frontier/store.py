@@ -66,6 +66,9 @@ class Frontier(RecrawlRecords, GroupedCommits):
         StateError: the frontier is broken, foreign or newer, or missing and not ``create``.
     """
 
+    #: The ``meta`` key marking that this data directory's crawls use an outbox.
+    outbox_mark = "outbox"
+
     def __init__(self, data_dir: Path, *, create: bool = True) -> None:
         self.data_dir = DataDir(data_dir)
         if not create and not self.data_dir.frontier.exists():  # leave no empty directory
@@ -89,6 +92,9 @@ class Frontier(RecrawlRecords, GroupedCommits):
         """Close the database and release the lock."""
         self._db.close()
         self.data_dir.unlock()
+
+    def outbox_left(self, pending: int) -> None:
+        """A crawl ends with ``pending`` changes in its outbox (the shared frontier's rule)."""
 
     def __enter__(self) -> Frontier:
         return self

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from indexer.crawl.frontier.history import KEEP
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.runclose import TABLES as RUN_END_TABLES
 from indexer.crawl.frontier.transaction import Transaction
 from indexer.errors import StateError
 
@@ -128,8 +129,9 @@ CREATE TABLE crawl_processes (
 );
 """
 
-#: ``{version: SQL}``: the step that brings the frontier's tables to that version.
-STEPS: dict[int, str] = {1: _V1, 2: _V2}
+#: ``{version: SQL}``: the step that brings the frontier's tables to that version (3: the
+#: run's outboxes and run leases, :mod:`indexer.crawl.frontier.postgres.runclose`).
+STEPS: dict[int, str] = {1: _V1, 2: _V2, 3: RUN_END_TABLES}
 #: The version this code writes.
 VERSION = max(STEPS)
 
