@@ -114,6 +114,25 @@ def _child_pids(pg_url: str, parent: subprocess.Popen[str], deadline: float) -> 
     raise AssertionError("two children never held hosts at once")
 
 
+def _wait_pages_done_by(pg_url: str, pid: int, more: int, deadline: float) -> None:
+    """Wait until ``more`` pages of the hosts process ``pid`` holds were done since now (only
+    a host's holder finishes its pages)."""
+    query = (
+        "SELECT count(*) FROM indexer.urls u JOIN indexer.host_leases l ON l.host = u.host "
+        "WHERE l.owner LIKE %s AND u.state = 'done'"
+    )
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        first = None
+        while time.monotonic() < deadline:
+            row = conn.execute(query, (f"%:{pid}:%",)).fetchone()
+            done = int(row[0]) if row else 0
+            first = done if first is None else first
+            if done - first >= more:
+                return
+            time.sleep(0.1)
+    raise AssertionError(f"process {pid} finished no pages of its own")
+
+
 def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
     pg_url: str, solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
@@ -127,7 +146,7 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
         parent = _launch(*flags, *seeds, cwd=tmp_path, env=env)
         try:
             victim = _child_pids(pg_url, parent, time.monotonic() + 60)[-1]
-            time.sleep(2.0)  # it fetches and writes pages of its own
+            _wait_pages_done_by(pg_url, victim, 3, time.monotonic() + 60)
             os.kill(victim, signal.SIGKILL)
             _, err = parent.communicate(timeout=150)
         finally:

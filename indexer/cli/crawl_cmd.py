@@ -173,6 +173,8 @@ def _many(args: argparse.Namespace, settings: Settings) -> int:
     code, summary = run_processes(plan)
     if not args.quiet:
         print(format_launch(summary), file=sys.stderr)
+        if code == ExitCode.INTERRUPTED:
+            print("interrupted: run the same command with --resume to continue", file=sys.stderr)
     if args.summary_json:
         args.summary_json.write_text(json.dumps(summary, ensure_ascii=False, indent=2), "utf-8")
     return code

@@ -125,6 +125,7 @@ class PgFrontier(Frontier):
         else:
             self.leases.run = super().start_run(resume=False)
         self.closing.opened(self.run, uses_outbox=self.meta(self.outbox_mark) is not None)
+        self.leases.renew_due()  # announced at once: alive for the others from now on
         return self.run
 
     def open_run(self) -> int | None:
