@@ -24,9 +24,7 @@ def _uses_outbox(f: PgFrontier) -> PgFrontier:
     return f
 
 
-def test_the_run_stays_open_while_another_outbox_holds_changes(
-    pg_url: str, tmp_path: Path
-) -> None:
+def test_the_run_stays_open_while_another_outbox_holds_changes(pg_url: str, tmp_path: Path) -> None:
     with (
         _uses_outbox(PgFrontier(pg_url, tmp_path / "a")) as a,
         _uses_outbox(PgFrontier(pg_url, tmp_path / "b")) as b,
