@@ -121,10 +121,9 @@ def _add_formats(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the crawl; exit 0 when it ran to its end (failed pages are reported), 130 when
-    it was stopped by SIGINT or SIGTERM, 1 when it failed (Solr refused the credentials or
-    the schema past ``solr.auth_wait``, or kept changes in the outbox); ``--resume``
-    continues the last two. The summary is written in every case."""
+    """Run the crawl (or ``--processes N``): exit 0 at its end (failed pages are reported),
+    130 when stopped by SIGINT/SIGTERM, 1 when it failed (Solr refused credentials or schema
+    past ``solr.auth_wait``, or changes stay in the outbox); the summary in every case."""
     configure_logging(args.verbose, args.quiet)
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
@@ -135,8 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
     require_shared(settings, join=args.join)
-    require_frontier(settings)
-    if settings.crawl.processes > 1:
+    if settings.crawl.processes > 1:  # refused without frontier.url
         return _many(args, settings)
     _check_outputs(args, settings)
     use_solr = args.out is None or args.solr is not None
@@ -167,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
 def _many(args: argparse.Namespace, settings: Settings) -> int:
     """``--processes N``: N crawl processes over the shared frontier, one summary
     (:mod:`indexer.pipeline.processes`)."""
+    require_frontier(settings)
     check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
     plan = plan_of(args.argv, settings, args.out, join=args.join)
     prepare_outputs(plan, resume=settings.crawl.resume, overwrite=args.overwrite)

@@ -137,6 +137,21 @@ def reconcile(
     if shared is not None and not shared.run_task(RECONCILE):
         log.info("missed ids: counted by another process of run %d", frontier.run)
         return totals
+    _count_missed(grace, frontier, data_dir, scoped, planned)
+    if shared is not None:
+        shared.run_task_done(RECONCILE)
+    return totals
+
+
+def _count_missed(
+    grace: int,
+    frontier: Frontier,
+    data_dir: Path,
+    scoped: dict[str, list[str]],
+    planned: dict[str, set[str]],
+) -> None:
+    """One more missed run for the in-scope ids Solr holds that the run judged gone, reset
+    for those reached; ids at ``grace`` runs join ``planned``."""
     missed = MissedRuns(DataDir(data_dir).missed)
     try:
         for host, in_solr in scoped.items():
@@ -147,9 +162,6 @@ def reconcile(
             planned[host].update(i for i, runs in counts.items() if runs >= grace)
     finally:
         missed.close()
-    if shared is not None:
-        shared.run_task_done(RECONCILE)
-    return totals
 
 
 def _shared(settings: Settings, frontier: Frontier) -> PgFrontier | None:
