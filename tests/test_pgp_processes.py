@@ -76,6 +76,7 @@ def test_two_processes_crawl_every_page_once_into_one_out_file_each(
     by_process = [p["summary"]["indexed"] for p in summary["processes"]]
     assert by_process == [len(docs[0]), len(docs[1])], "the summary adds up the two"
     assert [p["out"] for p in summary["processes"]] == ["docs.0.jsonl", "docs.1.jsonl"]
+    assert summary["open_outboxes"] == [] and summary["died"] == 0
     assert "docs.0.jsonl" in err and "docs.1.jsonl" in err, "the printed summary names them"
     assert (tmp_path / "d" / "p0").is_dir() and (tmp_path / "d" / "p1").is_dir()
     with PgFrontierView(pg_url) as view:
@@ -161,6 +162,7 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
     assert first < len(_every_page(srv, pages=30)), "the killed child had done a share"
     replacement = [p for p in summary["processes"] if p["replaces"] == victim]
     assert len(replacement) == 1 and replacement[0]["exit_code"] == 0, summary["processes"]
+    assert summary["open_outboxes"] == [], "the replacement drained the dead one's outbox"
     with PgFrontierView(pg_url) as view:
         last = view.runs()[-1]
     assert (last.phase, last.finished) == ("finished", True), "closed once every outbox emptied"

@@ -324,7 +324,26 @@ def _summary(launch: Launch, seconds: float) -> dict[str, Any]:
     total = add_up([e["summary"] for e in entries if e["summary"] is not None], seconds)
     total["processes"] = entries
     total["died"] = sum(1 for e in entries if e["signal"])
+    total["open_outboxes"] = _open_outboxes(launch.plan)
     return total
+
+
+def _open_outboxes(plan: Plan) -> list[str]:
+    """The outboxes (``machine:dir``) that keep the newest run open, when it is open."""
+    from indexer.crawl.frontier.postgres.connection import PgConnection
+    from indexer.crawl.frontier.postgres.schema import NAMESPACE, stored_version
+
+    query = (
+        "SELECT o.outbox FROM run_outboxes o JOIN runs r ON r.id = o.run WHERE o.open "
+        "AND r.finished IS NULL AND r.id = (SELECT MAX(id) FROM runs) ORDER BY o.outbox"
+    )
+    db = PgConnection(plan.url, NAMESPACE)
+    try:
+        if (stored_version(db) or 0) < RUN_END_VERSION:  # process 0 failed before making it
+            return []
+        return [str(row[0]) for row in db.execute(query)]
+    finally:
+        db.close()
 
 
 def _order(child: Child) -> tuple[int, bool]:

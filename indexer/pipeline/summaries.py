@@ -87,4 +87,9 @@ def format_launch(summary: Mapping[str, Any]) -> str:
     lines += [process_line(entry) for entry in summary["processes"]]
     if summary.get("died"):
         lines.append(f"{summary['died']} process(es) died: exit 1 (see `indexer report`)")
+    for outbox in summary.get("open_outboxes", [])[:5]:
+        lines.append(
+            f"the run stays open: outbox {outbox} holds changes "
+            "(`indexer crawl --join --data-dir DIR` there sends them)"
+        )
     return "\n".join(lines)
