@@ -20,7 +20,7 @@ from tests.faults_helpers import cli
 from tests.faultserver import FaultServer, Reply, html
 from tests.recrawl_site import solr_docs
 
-HOSTS, PAGES, DELAY = 4, 20, 0.15
+HOSTS, PAGES, DELAY = 4, 20, 0.3
 
 
 def _site(srv: FaultServer, pages: int = PAGES) -> list[str]:
@@ -44,10 +44,11 @@ def _lines(path: Path) -> list[str]:
 
 
 def _launch(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """``indexer crawl ARGS`` with extraction inline (no worker pool to start per child)."""
     return subprocess.Popen(
         [sys.executable, "-m", "indexer", "crawl", *args],
         cwd=cwd,
-        env=env,
+        env={**(env or os.environ), "INDEXER_EXTRACT_WORKERS": "0"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -79,6 +80,43 @@ def test_two_processes_crawl_every_page_once_into_one_out_file_each(
     assert summary["open_outboxes"] == [] and summary["died"] == 0
     assert "docs.0.jsonl" in err and "docs.1.jsonl" in err, "the printed summary names them"
     assert (tmp_path / "d" / "p0").is_dir() and (tmp_path / "d" / "p1").is_dir()
+    with PgFrontierView(pg_url) as view:
+        assert [(r.phase, r.finished) for r in view.runs()] == [("finished", True)]
+
+
+def test_sigterm_stops_every_process_and_resume_finishes_the_run(
+    pg_url: str, tmp_path: Path
+) -> None:
+    flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+    flags += ["--out", "docs.jsonl", "--summary-json", "s.json", "--data-dir", "d"]
+    with FaultServer(HOSTS) as srv:
+        seeds = _site(srv)
+        proc = _launch(*flags, *seeds, cwd=tmp_path)
+        try:
+            _child_pids(pg_url, proc, time.monotonic() + 60)  # both crawl
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+        assert proc.returncode == 130, err[-3000:]
+        assert "--resume" in err
+        summary = json.loads((tmp_path / "s.json").read_text("utf-8"))
+        assert [p["exit_code"] for p in summary["processes"]] == [130, 130], summary["processes"]
+        for entry in summary["processes"]:
+            try:
+                os.kill(entry["pid"], 0)
+                raise AssertionError(f"pid {entry['pid']} still runs")
+            except ProcessLookupError:
+                pass
+        with PgFrontierView(pg_url) as view:
+            assert [(r.phase, r.finished) for r in view.runs()] == [("interrupted", False)]
+        resumed = _launch(*flags, "--resume", *seeds, cwd=tmp_path)
+        _, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err[-3000:]
+    docs = _lines(tmp_path / "docs.0.jsonl") + _lines(tmp_path / "docs.1.jsonl")
+    assert sorted(docs) == _every_page(srv), "every page once over the two runs' files"
     with PgFrontierView(pg_url) as view:
         assert [(r.phase, r.finished) for r in view.runs()] == [("finished", True)]
 
@@ -138,7 +176,7 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
     pg_url: str, solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
     base, core = solr_core
-    lease = 3.0
+    lease = 2.0
     env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
     flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
     flags += ["--solr", base, "--core", core, "--data-dir", "d", "--summary-json", "s.json"]

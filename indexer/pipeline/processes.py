@@ -256,9 +256,10 @@ def _start_all(launch: Launch) -> None:
     the others; with ``plan.join`` all at once."""
     plan = launch.plan
     first = launch.start(0, join=plan.join)
-    if not plan.join and not _wait_open(plan, first, time.time()):
-        launch.failed = True  # process 0 ended (or hung) before its run was open
-        launch.signal_all()
+    if not plan.join and not _wait_open(launch, first, time.time()):
+        if not launch.signals:  # process 0 ended (or hung) before its run was open
+            launch.failed = True
+            launch.signal_all()
         return
     for index in range(1, plan.count):
         if launch.signals or launch.failed:
@@ -266,9 +267,10 @@ def _start_all(launch: Launch) -> None:
         launch.start(index, join=True)
 
 
-def _wait_open(plan: Plan, first: Child, since: float) -> bool:
+def _wait_open(launch: Launch, first: Child, since: float) -> bool:
     """Wait until process 0 has registered its outbox in the newest run (since ``since``):
     False when it ended (or a signal came) first."""
+    plan = launch.plan
     from indexer.crawl.frontier.postgres.connection import PgConnection
     from indexer.crawl.frontier.postgres.schema import NAMESPACE, stored_version
 
@@ -280,7 +282,7 @@ def _wait_open(plan: Plan, first: Child, since: float) -> bool:
     deadline = time.monotonic() + OPEN_TIMEOUT
     db = PgConnection(plan.url, NAMESPACE)
     try:
-        while first.proc.poll() is None and time.monotonic() < deadline:
+        while first.proc.poll() is None and not launch.signals and time.monotonic() < deadline:
             ready = (stored_version(db) or 0) >= RUN_END_VERSION  # else being made
             if ready and db.execute(query, (key, since)).fetchone() is not None:
                 return True
@@ -320,7 +322,8 @@ def _exit_code(launch: Launch) -> int:
 
 def _summary(launch: Launch, seconds: float) -> dict[str, Any]:
     """The children's summaries added up, with one entry per process in ``processes``."""
-    entries = [_entry(launch.plan, c) for c in sorted(launch.ended, key=_order)]
+    stopped = bool(launch.signals)
+    entries = [_entry(launch.plan, c, stopped) for c in sorted(launch.ended, key=_order)]
     total = add_up([e["summary"] for e in entries if e["summary"] is not None], seconds)
     total["processes"] = entries
     total["died"] = sum(1 for e in entries if e["signal"])
@@ -350,10 +353,12 @@ def _order(child: Child) -> tuple[int, bool]:
     return child.index, child.replaces is not None
 
 
-def _entry(plan: Plan, child: Child) -> dict[str, Any]:
+def _entry(plan: Plan, child: Child, stopped: bool) -> dict[str, Any]:
     """One child's entry: index, pid, exit code, data dir, out file, the signal that killed
-    it, the pid it replaces, its summary (read and removed; None when it wrote none)."""
+    it (not the stop passed on while it was starting: ``stopped``), the pid it replaces, its
+    summary (read and removed; None when it wrote none)."""
     code = 1 if child.code is None else child.code
+    ours = stopped and -code in (signal.SIGTERM, signal.SIGINT)
     path = plan.summary_of(child.index)
     one = None
     if code >= 0 and path.exists():
@@ -366,7 +371,7 @@ def _entry(plan: Plan, child: Child) -> dict[str, Any]:
         "exit_code": code,
         "data_dir": str(plan.dir_of(child.index)),
         "out": None if out is None else str(out),
-        "signal": -code if code < 0 else None,
+        "signal": -code if code < 0 and not ours else None,
         "replaces": child.replaces,
         "summary": one,
     }
