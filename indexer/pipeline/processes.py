@@ -155,7 +155,7 @@ class Launch:
             self.children.remove(child)
             child.code = child.proc.returncode
             self.ended.append(child)
-            if child.code < 0 and not self.signals and child.replaces is None:
+            if child.code < 0 and not (self.signals or self.failed) and child.replaces is None:
                 at = time.monotonic() + self.plan.lease_seconds + 0.5
                 self.due[child.index] = (at, child.proc.pid)
                 log.warning(_DIED, child.index, child.proc.pid, -child.code)
@@ -165,9 +165,12 @@ class Launch:
                 self.signal_all()
 
     def replace_due(self) -> None:
-        """Start the replacements whose dead child's leases have expired."""
+        """Start the replacements whose dead child's leases have expired (none once the
+        launch is stopping)."""
+        if self.signals or self.failed:
+            self.due.clear()
         for index, (at, pid) in list(self.due.items()):
-            if time.monotonic() >= at and not self.signals and not self.failed:
+            if time.monotonic() >= at:
                 del self.due[index]
                 child = self.start(index, join=True, replaces=pid)
                 log.warning("process %d replaced by pid %d", index, child.proc.pid)
@@ -182,11 +185,11 @@ def run_processes(plan: Plan) -> tuple[int, dict[str, Any]]:
     Returns:
         the exit code (130 when stopped by a signal, 1 when a child died or failed without
         a code of its own, else the worst child's) and the summary: the children's added
-        up (:func:`indexer.pipeline.summaries.add_up`) with ``processes``, one entry each.
+        up (:func:`indexer.pipeline.summaries.add_up`) with ``processes``, one entry each,
+        ``died`` and ``open_outboxes`` (those that keep the run open at the end).
 
     Raises:
-        ConfigError: an ``--out`` file of a child exists (without ``--resume`` or
-            ``--overwrite``).
+        StateError: the shared frontier cannot be reached (while waiting for process 0).
     """
     started = time.monotonic()
     launch = Launch(plan)
