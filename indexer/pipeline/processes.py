@@ -40,7 +40,7 @@ from indexer.settings import Settings
 log = logging.getLogger("indexer")
 
 #: The frontier schema's version with ``run_outboxes`` (:mod:`..postgres.runclose`).
-RUN_END_VERSION = 3
+RUN_END_VERSION = 4
 #: Seconds between two looks at the children.
 POLL = 0.1
 #: Seconds process 0 may take to open the run before the launch is given up.

@@ -20,10 +20,12 @@ from types import TracebackType
 from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.groups import GroupedCommits
+from indexer.crawl.frontier.outboxes import OutboxRecord
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
 from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL, upgrade
+from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.errors import StateError
 
@@ -53,7 +55,7 @@ class Claimed:
     resend: bool = False
 
 
-class Frontier(RecrawlRecords, GroupedCommits):
+class Frontier(RecrawlRecords, GroupedCommits, OutboxRecord):
     """SQLite-backed URL store with an exclusive lock on its directory.
 
     Args:
@@ -66,8 +68,8 @@ class Frontier(RecrawlRecords, GroupedCommits):
         StateError: the frontier is broken, foreign or newer, or missing and not ``create``.
     """
 
-    #: The ``meta`` key marking that this data directory's crawls use an outbox.
-    outbox_mark = "outbox"
+    #: Set by a frontier other processes share (:mod:`.shared`); None: this process alone.
+    shared: SharedState | None = None
 
     def __init__(self, data_dir: Path, *, create: bool = True) -> None:
         self.data_dir = DataDir(data_dir)
@@ -92,9 +94,6 @@ class Frontier(RecrawlRecords, GroupedCommits):
         """Close the database and release the lock."""
         self._db.close()
         self.data_dir.unlock()
-
-    def outbox_left(self, pending: int) -> None:
-        """A crawl ends with ``pending`` changes in its outbox (the shared frontier's rule)."""
 
     def __enter__(self) -> Frontier:
         return self

@@ -7,7 +7,13 @@ is free, its own or expired; it renews every lease it holds while it crawls (eve
 ``frontier.lease_seconds``) and releases them when the host has nothing queued or the
 process ends. Each claim moves ``next_allowed_at`` to the claim time plus the host's delay,
 so a process that takes a host over never starts its first request sooner than the delay
-after the last one; per-host concurrency needs nothing more, since only the holder fetches.
+after the last one. The host's own politeness lives in the row too: its robots.txt
+Crawl-delay (``crawl_delay``, the claim's gap is the larger of it and the delay) and a
+Retry-After hold (``held_until``, which also moves ``next_allowed_at``), written by the
+process that learnt them (:meth:`HostLeases.crawl_delay`, :meth:`HostLeases.hold`) and read
+by the one that takes the host next, so a takeover never shortens the host's gap. Per-host
+concurrency needs nothing more: only the holder fetches, and ``--join`` refuses a process
+whose ``fetch.per_host`` differs (:mod:`indexer.pipeline.join`).
 
 A process killed with -9 renews nothing: at ``expires_at`` another process takes its hosts
 over, and the URLs it left ``fetching`` on them are queued again (at most the pages that
@@ -30,7 +36,16 @@ _TAKE = (
     "WITH free AS (SELECT host, owner FROM host_leases WHERE host=:host AND "
     "(owner IS NULL OR owner=:me OR expires_at < :now) FOR UPDATE SKIP LOCKED) "
     "UPDATE host_leases AS l SET owner=:me, expires_at=:exp FROM free WHERE l.host=free.host "
-    "RETURNING l.next_allowed_at, free.owner"
+    "RETURNING l.next_allowed_at, free.owner, l.crawl_delay"
+)
+_ENSURE = "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING"
+_CRAWL_DELAY = (
+    "UPDATE host_leases SET crawl_delay=:delay, "
+    "next_allowed_at=GREATEST(next_allowed_at, :next) WHERE host=:host"
+)
+_HOLD = (
+    "UPDATE host_leases SET held_until=GREATEST(held_until, :until), "
+    "next_allowed_at=GREATEST(next_allowed_at, :until) WHERE host=:host"
 )
 _REQUEUE = "UPDATE urls SET state='queued' WHERE host=? AND state='fetching' AND run=?"
 _RENEW = "UPDATE host_leases SET expires_at=? WHERE owner=? RETURNING host"
@@ -53,6 +68,7 @@ def owner_id() -> str:
 @dataclass
 class _Held:
     next_allowed: float  # epoch seconds
+    crawl_delay: float = 0.0  # the row's robots.txt Crawl-delay (s)
 
 
 class HostLeases:
@@ -95,9 +111,7 @@ class HostLeases:
         if self.share is not None and len(self._held) >= self.share and not self._free_idle():
             self._foreign[host] = now + RENEW_EVERY  # our share is full: leave it to others
             return None
-        self._db.execute(
-            "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING", (host,)
-        )
+        self._db.execute(_ENSURE, (host,))
         params = {"host": host, "me": self.owner, "now": now, "exp": now + self.seconds}
         row = self._db.execute(_TAKE, params).fetchone()
         if row is None:
@@ -106,24 +120,48 @@ class HostLeases:
         if row[1] is not None and row[1] != self.owner:
             self._db.execute(_REQUEUE, (host, run))
         self._foreign.pop(host, None)
-        self._held[host] = _Held(float(row[0]))
+        self._held[host] = _Held(float(row[0]), float(row[2]))
         return float(row[0])
 
     def retry_at(self, host: str) -> float | None:
         """When a host held by another process is asked for again (epoch), else None."""
         return self._foreign.get(host)
 
-    def gap_after(self, now: float) -> float:
-        """``next_allowed_at`` after a claim at ``now``: a delay later (0 without a delay:
-        no gap to keep)."""
-        return now + self.delay if self.delay > 0 else 0.0
+    def gap_after(self, now: float, host: str = "") -> float:
+        """``next_allowed_at`` after a claim of ``host`` at ``now``: the larger of the delay
+        and the host's Crawl-delay in its row later (0 without either: no gap to keep)."""
+        held = self._held.get(host)
+        gap = max(self.delay, held.crawl_delay if held is not None else 0.0)
+        return now + gap if gap > 0 else 0.0
 
     def claimed(self, url: str, host: str, now: float) -> None:
         """``url`` of ``host`` was claimed at ``now``: the next may start a delay later."""
         self._flight[url] = host
         held = self._held.get(host)
         if held is not None:
-            held.next_allowed = max(held.next_allowed, self.gap_after(now))
+            held.next_allowed = max(held.next_allowed, self.gap_after(now, host))
+
+    def crawl_delay(self, host: str, seconds: float) -> None:
+        """Store ``host``'s robots.txt Crawl-delay (capped, s) in its lease row, for
+        whichever process holds the host next (:class:`~indexer.crawl.politeness.Politeness`
+        calls it when the delay it learnt changes, just before the host's next request:
+        that request and the next claim are a Crawl-delay apart)."""
+        after = time.time() + seconds
+        self._db.execute(_ENSURE, (host,))
+        self._db.execute(_CRAWL_DELAY, {"delay": seconds, "next": after, "host": host})
+        held = self._held.get(host)
+        if held is not None:
+            held.crawl_delay = seconds
+            held.next_allowed = max(held.next_allowed, after)
+
+    def hold(self, host: str, until: float) -> None:
+        """Hold every request to ``host`` until ``until`` (epoch s; a Retry-After answer,
+        RFC 9110 §10.2.3) in its lease row: no process claims a URL of it sooner."""
+        self._db.execute(_ENSURE, (host,))
+        self._db.execute(_HOLD, {"until": until, "host": host})
+        held = self._held.get(host)
+        if held is not None:
+            held.next_allowed = max(held.next_allowed, until)
 
     def ended(self, url: str) -> None:
         """A claimed URL is no longer in flight (finished, queued again or released)."""

@@ -28,7 +28,7 @@ from pathlib import Path
 from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.transaction import Transaction
 
-#: Schema step (version 3 of the frontier's tables in PostgreSQL).
+#: Schema step (version 4 of the frontier's tables in PostgreSQL).
 TABLES = """
 CREATE TABLE run_outboxes (
     run INTEGER NOT NULL,
