@@ -30,7 +30,7 @@ import indexer.settings_fields as _fields
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
-from indexer.settings_frontier import FrontierSettings
+from indexer.settings_frontier import CrawlProcesses, FrontierSettings
 from indexer.settings_tika import ExtractFields
 from indexer.web.settings import ServeSettings
 
@@ -43,7 +43,7 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 
-class CrawlSettings(_Section):
+class CrawlSettings(CrawlProcesses, _Section):
     """What to crawl: seeds, scope and limits (``crawl.*``)."""
 
     seeds: tuple[str, ...] = Field((), description="Start URLs.")

@@ -58,11 +58,11 @@ def claim_outbox(frontier: Frontier) -> None:
         StateError: the outbox was used before and is missing now.
     """
     path = frontier.data_dir.outbox
-    if frontier.meta(OUTBOX_USED) and not path.exists():
+    if frontier.meta(frontier.outbox_mark) and not path.exists():
         raise StateError(path, f"missing, though earlier crawls used it; {OUTBOX.remedy}")
     if not path.exists():  # create it first: the mark must never name a file never made
         Outbox(path).close()  # (a full disk fails here, before the mark)
-    frontier.set_meta(OUTBOX_USED, "1")
+    frontier.set_meta(frontier.outbox_mark, "1")
 
 
 @dataclass(frozen=True, slots=True)
