@@ -30,7 +30,7 @@ import indexer.settings_fields as _fields
 from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
-from indexer.settings_frontier import FrontierSettings
+from indexer.settings_frontier import CrawlProcesses, FrontierSettings
 from indexer.settings_tika import ExtractFields
 from indexer.settings_workers import WorkerSettings
 from indexer.web.settings import ServeSettings
@@ -44,7 +44,7 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
 
 
-class CrawlSettings(_Section):
+class CrawlSettings(CrawlProcesses, _Section):
     """What to crawl: seeds, scope and limits (``crawl.*``)."""
 
     seeds: tuple[str, ...] = Field((), description="Start URLs.")
@@ -155,16 +155,15 @@ class SolrSettings(_Section):
     )
     batch_size: int = Field(200, ge=1, description="Documents per update request.")
     batch_bytes: int = Field(4 * 1024 * 1024, ge=1024, description="Bytes per update request.")
-    commit_within_ms: int = Field(10_000, ge=0, description="commitWithin of updates (ms).")
+    commit_within_ms: int = Field(60_000, ge=0, description="commitWithin of updates (ms).")
+    updates_in_flight: int = Field(2, ge=1, le=8, description="Update requests sent at once.")
     timeout: float = Field(60.0, gt=0, description="Solr request timeout (s).")
     drain_timeout: float = Field(300.0, ge=0, description="The final drain's wait for Solr (s).")
     auth_wait: float = Field(600.0, ge=0, description="Wait for refused credentials/fields (s).")
     stop_drain_timeout: float = Field(
         5.0, ge=0, description="The same when the crawl was asked to stop (s; at most 3)."
     )
-    outbox_high_water: int = Field(
-        5000, ge=1, description="Changes waiting in the outbox above which fetching pauses."
-    )
+    outbox_high_water: int = Field(5000, ge=1, description="Outbox backlog that pauses fetching.")
     backoff_base: float = Field(
         0.25, gt=0, description="First wait after Solr failed an update; doubles (s)."
     )

@@ -5,6 +5,8 @@ part of :class:`indexer.settings.Settings` (loaded, layered and validated there)
 (:class:`indexer.crawl.frontier.Frontier`); a ``postgresql://`` URL puts it in PostgreSQL
 (:class:`indexer.crawl.frontier.postgres.store.PgFrontier`), shared by crawl processes on
 many machines; each process keeps its outbox in its own ``crawl.data_dir``.
+:class:`CrawlProcesses` is ``CrawlSettings``' base holding ``crawl.processes`` (kept here so
+that ``settings.py`` stays within its size).
 """
 
 from __future__ import annotations
@@ -38,3 +40,14 @@ class FrontierSettings(BaseModel):
         if value and urlsplit(value).scheme not in SCHEMES:
             raise ValueError("not a postgresql:// URL (e.g. postgresql://crawler@db/indexer)")
         return value
+
+
+class CrawlProcesses(BaseModel):
+    """``crawl.processes``: crawl processes started on this machine by one ``indexer crawl``
+    (:mod:`indexer.pipeline.processes`; above 1 they need ``frontier.url``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, validate_default=True)
+
+    processes: int = Field(
+        1, ge=1, le=64, description="Crawl processes on this machine (above 1: frontier.url)."
+    )

@@ -4,7 +4,6 @@ through ``indexer solr update-config``."""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
@@ -78,9 +77,15 @@ def _without_kana_fold(target: Path) -> Path:
     schema = target / "schema.xml"
     text = schema.read_text(encoding="utf-8")
     text = text.replace('<charFilter name="mapping" mapping="mapping-kana-bigram.txt"/>', "")
-    text = re.sub(r'<charFilter name="patternReplace" pattern="[^"]*"\s+replacement="[イウ]"/>',
-                  "", text)  # fmt: skip
-    assert 'replacement="イ"' not in text and 'mapping="mapping-kana-bigram.txt"' not in text
+    long_vowels = '<charFilter name="mapping" mapping="mapping-kana-long.txt"/>'
+    assert text.count(long_vowels) == 2
+    text = text.replace(
+        long_vowels, '<charFilter name="patternReplace" pattern="ー+" replacement=""/>'
+    )
+    assert (
+        'mapping="mapping-kana-long.txt"' not in text
+        and 'mapping="mapping-kana-bigram.txt"' not in text
+    )
     schema.write_text(text, encoding="utf-8")
     return target
 

@@ -77,6 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         args = build_parser().parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # `crawl --processes N`
         code: int = args.func(args)
     except ConfigError as exc:
         print(f"indexer: configuration error: {exc}", file=sys.stderr)

@@ -29,7 +29,9 @@ from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.join import join_or_lead, require_shared
 from indexer.pipeline.phases import abort
+from indexer.pipeline.processes import plan_of, prepare_outputs, require_frontier, run_processes
 from indexer.pipeline.reconcile import MISSED
+from indexer.pipeline.summaries import format_launch
 from indexer.report import RunStats, format_summary
 from indexer.settings import Settings, Source
 
@@ -53,6 +55,7 @@ FLAG_KEYS = {
     "obey_noindex": "crawl.obey_noindex",
     "formats": "crawl.formats",
     "profile": "extract.profile",
+    "processes": "crawl.processes",
 }
 
 
@@ -103,6 +106,9 @@ def _add_state(p: argparse.ArgumentParser) -> None:
         help="continue the stopped crawl in --data-dir",
     )
     p.add_argument("--join", action="store_true", help="join the crawl running on --frontier")
+    p.add_argument(
+        "--processes", type=int, help="crawl processes on this machine (crawl.processes)"
+    )
 
 
 def _add_formats(p: argparse.ArgumentParser) -> None:
@@ -115,10 +121,9 @@ def _add_formats(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the crawl; exit 0 when it ran to its end (failed pages are reported), 130 when
-    it was stopped by SIGINT or SIGTERM, 1 when it failed (Solr refused the credentials or
-    the schema past ``solr.auth_wait``, or kept changes in the outbox); ``--resume``
-    continues the last two. The summary is written in every case."""
+    """Run the crawl (or ``--processes N``): exit 0 at its end (failed pages are reported),
+    130 when stopped by SIGINT/SIGTERM, 1 when it failed (Solr refused credentials or schema
+    past ``solr.auth_wait``, or changes stay in the outbox); the summary in every case."""
     configure_logging(args.verbose, args.quiet)
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
@@ -129,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
     require_shared(settings, join=args.join)
+    if settings.crawl.processes > 1:  # refused without frontier.url
+        return _many(args, settings)
     _check_outputs(args, settings)
     use_solr = args.out is None or args.solr is not None
     with open_frontier(settings, create=not settings.crawl.resume) as frontier:
@@ -153,6 +160,23 @@ def run(args: argparse.Namespace) -> int:
     interrupted = end is not None and end.phase == "interrupted"
     _report(stats, args, interrupted=interrupted)
     return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
+
+
+def _many(args: argparse.Namespace, settings: Settings) -> int:
+    """``--processes N``: N crawl processes over the shared frontier, one summary
+    (:mod:`indexer.pipeline.processes`)."""
+    require_frontier(settings)
+    check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
+    plan = plan_of(args.argv, settings, args.out, join=args.join)
+    prepare_outputs(plan, resume=settings.crawl.resume, overwrite=args.overwrite)
+    code, summary = run_processes(plan)
+    if not args.quiet:
+        print(format_launch(summary), file=sys.stderr)
+        if code == ExitCode.INTERRUPTED:
+            print("interrupted: run the same command with --resume to continue", file=sys.stderr)
+    if args.summary_json:
+        args.summary_json.write_text(json.dumps(summary, ensure_ascii=False, indent=2), "utf-8")
+    return code
 
 
 def _resumed(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -30,8 +30,9 @@ class SolrClient(Protocol):
     :mod:`indexer.solr.connection`'s translation.
     """
 
-    def update(self, adds: Sequence[dict[str, Any]], deletes: Sequence[str]) -> None:
-        """Send deletes (by id) and adds (JSON-ready documents) with commitWithin."""
+    def update(self, adds: Sequence[Mapping[str, Any]], deletes: Sequence[str]) -> None:
+        """Send deletes (by id) and adds (JSON-ready documents, or the outbox's
+        :class:`indexer.index.stored.StoredDoc`) with commitWithin."""
 
     def commit(self) -> None:
         """Hard commit, opening a new searcher."""

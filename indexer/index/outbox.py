@@ -9,15 +9,17 @@ to the same id supersedes an earlier unsent one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import StateKind, open_state
-from indexer.errors import StateError
+from indexer.errors import StateError, StorageError
+from indexer.index.stored import StoredDoc
 
 if TYPE_CHECKING:
     from indexer.crawl.frontier import Frontier
@@ -56,11 +58,11 @@ def claim_outbox(frontier: Frontier) -> None:
         StateError: the outbox was used before and is missing now.
     """
     path = frontier.data_dir.outbox
-    if frontier.meta(OUTBOX_USED) and not path.exists():
+    if frontier.meta(frontier.outbox_mark) and not path.exists():
         raise StateError(path, f"missing, though earlier crawls used it; {OUTBOX.remedy}")
     if not path.exists():  # create it first: the mark must never name a file never made
         Outbox(path).close()  # (a full disk fails here, before the mark)
-    frontier.set_meta(OUTBOX_USED, "1")
+    frontier.set_meta(frontier.outbox_mark, "1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +73,20 @@ class Change:
         seq: position in the outbox (acknowledge with it).
         doc_id: the Solr document id.
         action: ``add`` or ``delete``.
-        doc: the document for ``add`` (JSON-ready dict), else None.
+        payload: the document's JSON text for ``add``, else None.
         size: payload size in bytes (UTF-8).
     """
 
     seq: int
     doc_id: str
     action: str
-    doc: dict[str, Any] | None
+    payload: str | None
     size: int
+
+    @property
+    def doc(self) -> StoredDoc | None:
+        """The document of an ``add`` (its stored JSON, parsed only when read), else None."""
+        return None if self.payload is None else StoredDoc(self.payload)
 
 
 class Outbox:
@@ -122,27 +129,51 @@ class Outbox:
         )
 
     def pending(self, max_count: int, max_bytes: int) -> list[Change]:
-        """The oldest pending changes, at most ``max_count`` and about ``max_bytes``.
+        """The oldest pending changes, at most ``max_count`` and about ``max_bytes`` (at
+        least one when any is pending); see :meth:`next_batch`."""
+        return self.next_batch(max_count, max_bytes)[0]
 
-        At least one change is returned when any is pending, however large.
+    def next_batch(
+        self, max_count: int, max_bytes: int, busy: Collection[str] = ()
+    ) -> tuple[list[Change], bool]:
+        """The oldest pending changes, at most ``max_count`` and about ``max_bytes``, with
+        whether a cap cut the batch short (more changes wait behind it).
+
+        At least one change is returned when any is pending, however large. Changes of the
+        ids in ``busy`` (sent and not yet acknowledged) are left out, and so is a newer
+        change of such an id: it goes only after the one in flight was answered, so Solr
+        sees the changes of one id in their order (a delete after an add stays after it).
         """
         rows = self._db.execute(
-            "SELECT seq, doc_id, action, payload FROM outbox ORDER BY seq LIMIT ?", (max_count,)
+            "SELECT seq, doc_id, action, payload, length(CAST(payload AS BLOB)) FROM outbox"
+            " ORDER BY seq LIMIT ?",
+            (max_count + len(busy) + 1,),  # doc_id is UNIQUE: a busy id holds at most one row
         ).fetchall()
         changes: list[Change] = []
         total = 0
-        for seq, doc_id, action, payload in rows:
-            size = len(payload.encode("utf-8")) if payload else len(doc_id)
-            if changes and total + size > max_bytes:
-                break
+        for seq, doc_id, action, payload, length in rows:
+            if doc_id in busy:
+                continue
+            size = length if payload else len(doc_id)
+            if len(changes) == max_count or (changes and total + size > max_bytes):
+                return changes, True
             total += size
-            doc = json.loads(payload) if payload else None
-            changes.append(Change(seq, doc_id, action, doc, size))
-        return changes
+            changes.append(Change(seq, doc_id, action, payload, size))
+        return changes, False
 
     def ack(self, changes: list[Change]) -> None:
-        """Remove acknowledged changes (a change superseded meanwhile stays)."""
-        self._db.executemany("DELETE FROM outbox WHERE seq=?", [(c.seq,) for c in changes])
+        """Remove acknowledged changes (a change superseded meanwhile stays), in one
+        transaction (a savepoint: inside a grouping of commits it joins that transaction).
+        """
+        self._db.execute("SAVEPOINT ack")
+        try:
+            self._db.executemany("DELETE FROM outbox WHERE seq=?", [(c.seq,) for c in changes])
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error, StorageError, StateError):  # rolled back
+                self._db.execute("ROLLBACK TO ack")
+                self._db.execute("RELEASE ack")
+            raise
+        self._db.execute("RELEASE ack")
 
     def retract(self, match: Callable[[str], bool], also: Iterable[str] = ()) -> list[str]:
         """Turn every pending add whose id ``match``es into a delete, and queue deletes of

@@ -1,6 +1,8 @@
 """The index stage: drains the outbox into Solr in batches.
 
 - Batches are capped by ``solr.batch_size`` documents and ``solr.batch_bytes`` bytes.
+- Up to ``solr.updates_in_flight`` update requests at once; a batch never carries an id
+  that a batch in flight carries, so the changes of one id reach Solr in the outbox's order.
 - Solr unreachable, 5xx, or a 4xx that blames no document (404 of a core being reloaded or
   a misrouting proxy): the batch stays in the outbox, :attr:`IndexStage.healthy` is cleared
   (the crawl stops dispatching: back-pressure) and the send is retried with exponential
@@ -26,7 +28,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 import tenacity
 
@@ -100,29 +102,91 @@ class IndexStage:
     async def run(self) -> None:
         """Loop until :meth:`close` was called and the outbox is empty, then commit.
 
+        Up to ``solr.updates_in_flight`` update requests are in flight at once (Solr indexes
+        concurrent requests on threads of their own); a further one starts only with a full
+        batch, which never holds an id of a batch in flight (:meth:`Outbox.next_batch`).
+
         Raises:
             SolrAuthError, SolrSchemaError: refused for longer than ``solr.auth_wait``.
         """
-        while True:
-            batch = self._outbox.pending(self._cfg.batch_size, self._cfg.batch_bytes)
-            if not batch:
-                if self._closing:
-                    break
-                await self._wait_for_work()
-                continue
-            if len(batch) < self._cfg.batch_size and not self._closing:
-                await self._wait_for_work(timeout=0.5)
-                batch = self._outbox.pending(self._cfg.batch_size, self._cfg.batch_bytes)
-            batch = self._drop_buried(batch)
-            if not batch:
-                continue
-            try:
-                await self._send(batch)
-            except SolrError as exc:
-                await self._pause(exc)  # the loop reads the outbox again: nothing sent twice
-                continue
-            self._recovered()
+        sending: dict[asyncio.Task[None], list[Change]] = {}
+        try:
+            while await self._step(sending):
+                pass
+        finally:
+            for task in sending:  # a stop, or refused credentials: abandon the rest
+                task.cancel()
         await self._commit_with_retry()
+
+    async def _step(self, sending: dict[asyncio.Task[None], list[Change]]) -> bool:
+        """Start a send, or wait for one to end or for work; False once closed and drained."""
+        batch: list[Change] = []
+        if len(sending) < self._cfg.updates_in_flight and (
+            not sending or self._closing or self._waiting(sending) >= self._cfg.batch_size
+        ):
+            batch, capped = self._next(sending)
+            if batch and not sending and not capped and not self._closing:
+                await self._wait_for_work(timeout=0.5)  # a short batch waits a little
+                batch, capped = self._next(sending)
+            if batch and (capped or self._closing or not sending):
+                batch = self._drop_buried(batch)
+                if batch:
+                    sending[asyncio.create_task(self._send(batch))] = batch
+                return True
+        if sending:
+            await self._settle(sending)
+            return True
+        if not batch and self._closing:
+            return False
+        await self._wait_for_work()
+        return True
+
+    def _waiting(self, sending: dict[asyncio.Task[None], list[Change]]) -> int:
+        return self._outbox.count() - sum(len(batch) for batch in sending.values())
+
+    def _next(self, sending: dict[asyncio.Task[None], list[Change]]) -> tuple[list[Change], bool]:
+        busy = {change.doc_id for batch in sending.values() for change in batch}
+        return self._outbox.next_batch(self._cfg.batch_size, self._cfg.batch_bytes, busy)
+
+    async def _settle(self, sending: dict[asyncio.Task[None], list[Change]]) -> None:
+        """Wait until a send ends or new work arrives. After a failed send the others are
+        let finish (what Solr took is acknowledged), then one backoff; the loop reads the
+        outbox again, so nothing unacknowledged is lost or sent out of order."""
+        self._wake.clear()
+        waker = asyncio.ensure_future(self._wake.wait())
+        try:
+            done, _ = await asyncio.wait(
+                [*sending, waker], timeout=1.0, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            waker.cancel()
+        error = self._finished(sending, done)
+        if error is None:
+            return
+        if sending:
+            await asyncio.wait(list(sending))
+            self._finished(sending, set(sending))
+        await self._pause(error)
+
+    def _finished(
+        self, sending: dict[asyncio.Task[None], list[Change]], done: Collection[object]
+    ) -> SolrError | None:
+        """Forget the ended sends of ``done``; the first Solr error among them, if any.
+
+        Raises:
+            whatever else a send raised (a full disk acknowledging, …).
+        """
+        error: SolrError | None = None
+        for task in [t for t in sending if t in done]:
+            del sending[task]
+            exc = task.exception()
+            if isinstance(exc, SolrError):
+                error = error or exc
+            elif exc is not None:
+                raise exc
+            else:
+                self._recovered()
+        return error
 
     def _drop_buried(self, batch: list[Change]) -> list[Change]:
         """The batch without the adds of buried ids (acknowledged: they are not sent)."""
@@ -185,7 +249,7 @@ class IndexStage:
 
     async def _send(self, batch: list[Change]) -> None:
         """Send a batch; on a document-level 400 split it until the bad ones are isolated."""
-        adds = [c.doc for c in batch if c.action == "add" and c.doc is not None]
+        adds = [doc for c in batch if c.action == "add" and (doc := c.doc) is not None]
         deletes = [c.doc_id for c in batch if c.action == "delete"]
         try:
             await in_thread(self._writer.update, adds, deletes)

@@ -16,16 +16,18 @@ by id and deletes by id are idempotent. Basic auth goes in a header, never in a 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from indexer.errors import SolrUnavailableError
+from indexer.index.stored import json_array
 from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
 from indexer.solr.search import host_ids
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+JSON_UTF8 = "application/json; charset=utf-8"
 
 
 class SolrWriter:
@@ -49,8 +51,10 @@ class SolrWriter:
         """Base URL of the node the next request goes to first."""
         return self._nodes[self._current]
 
-    def update(self, adds: Sequence[dict[str, Any]], deletes: Sequence[str]) -> None:
-        """Send deletes, then adds, with commitWithin (``solr.commit_within_ms``).
+    def update(self, adds: Sequence[Mapping[str, Any]], deletes: Sequence[str]) -> None:
+        """Send deletes, then adds, with commitWithin (``solr.commit_within_ms``); the adds
+        as one JSON array (:func:`indexer.index.stored.json_array`: the outbox's stored
+        text as it is).
 
         Raises:
             SolrUnavailableError: no node answers, or they answer 5xx.
@@ -63,7 +67,8 @@ class SolrWriter:
         if deletes:
             self._call(lambda c: c.post_json(self._path, params, {"delete": list(deletes)}))
         if adds:
-            self._call(lambda c: c.post_json(self._path, params, list(adds)))
+            body = json_array(adds)
+            self._call(lambda c: c.post(self._path, params, body, JSON_UTF8))
 
     def commit(self) -> None:
         """Hard commit that opens a new searcher; errors as :meth:`update`."""

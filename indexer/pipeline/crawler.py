@@ -193,6 +193,7 @@ class Crawler:
         self.phases.enter(Phase.DRAINING)
         await self.sink.close(stop, lambda: stop_remaining(stop, share))
         self.stats.pending = self.sink.pending
+        self.frontier.outbox_left(self.sink.pending)  # a shared run ends when all are empty
         self.stats.indexed -= self.learning.resent  # documents sent again count once
         self.stats.removed_chars = self.sink.removed_chars
         fatal = str(self._fatal) if self._fatal is not None else ""

@@ -16,10 +16,12 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from indexer.crawl.datadir import DataDir, StateKind, backup, open_state
 from indexer.crawl.frontier import Frontier
@@ -28,6 +30,12 @@ from indexer.crawl.frontier.transaction import Transaction
 from indexer.pipeline.grace import counts_as_missed
 from indexer.settings import Settings
 
+if TYPE_CHECKING:
+    from indexer.crawl.frontier.postgres.store import PgFrontier
+
+log = logging.getLogger("indexer")
+#: The run lease's task name of the missed-ids step.
+RECONCILE = "reconcile"
 #: The missed-runs state file (version 1: the one table, as first released).
 MISSED = StateKind(
     name="missed.sqlite3",
@@ -140,14 +148,36 @@ def reconcile(
 
     Returns:
         the number of in-scope documents Solr holds, by host (the guard's denominators).
+
+    On the shared frontier the counting runs once per run, by the process that takes the
+    run's lease on it first (:meth:`~indexer.crawl.frontier.postgres.store.PgFrontier.
+    run_task`); any other process of the run gets the totals only.
     """
     grace = settings.reindex.delete_grace_runs
-    totals: dict[str, int] = {}
+    scoped = {host: [i for i in ids if in_scope(i)] for host, ids in in_index.items()}
+    totals = {host: len(ids) for host, ids in scoped.items()}
+    shared = _shared(settings, frontier)
+    if shared is not None and not shared.run_task(RECONCILE):
+        log.info("missed ids: counted by another process of run %d", frontier.run)
+        return totals
+    _count_missed(grace, frontier, data_dir, scoped, planned)
+    if shared is not None:
+        shared.run_task_done(RECONCILE)
+    return totals
+
+
+def _count_missed(
+    grace: int,
+    frontier: Frontier,
+    data_dir: Path,
+    scoped: dict[str, list[str]],
+    planned: dict[str, set[str]],
+) -> None:
+    """One more missed run for the in-scope ids Solr holds that the run judged gone, reset
+    for those reached; ids at ``grace`` runs join ``planned``."""
     missed = missed_runs(frontier, data_dir)
     try:
-        for host, ids in in_index.items():
-            in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
-            totals[host] = len(in_solr)
+        for host, in_solr in scoped.items():
             reached = frontier.reached_in_run(host)
             ended = frontier.outcomes_in_run(host)
             judged = [i for i in in_solr if i in reached or counts_as_missed(ended.get(i))]
@@ -155,7 +185,15 @@ def reconcile(
             planned[host].update(i for i, runs in counts.items() if runs >= grace)
     finally:
         missed.close()
-    return totals
+
+
+def _shared(settings: Settings, frontier: Frontier) -> PgFrontier | None:
+    """The frontier when it is the shared one (``frontier.url``), else None."""
+    if not settings.frontier.url:
+        return None
+    from indexer.crawl.frontier.postgres.store import PgFrontier  # psycopg only when asked
+
+    return frontier if isinstance(frontier, PgFrontier) else None
 
 
 def guard(

@@ -23,7 +23,7 @@ from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.urls import host_of
 from indexer.errors import StateError
-from indexer.index.outbox import OUTBOX, OUTBOX_USED, Outbox
+from indexer.index.outbox import OUTBOX, Outbox
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.verdict import ReindexPolicy
 from indexer.report import RunStats
@@ -158,7 +158,7 @@ async def repair(settings: Settings) -> ResendResult:
             reason = str(exc)
             broken = frontier.data_dir.set_aside(OUTBOX)
         Outbox(frontier.data_dir.outbox).close()  # recreated now, even with nothing to send
-        frontier.set_meta(OUTBOX_USED, "1")
+        frontier.set_meta(frontier.outbox_mark, "1")
         result = await resend(settings, frontier)
         result.broken_outbox, result.broken_reason = broken, reason
         return result

@@ -20,6 +20,7 @@ from types import TracebackType
 from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.groups import GroupedCommits
+from indexer.crawl.frontier.outboxes import OutboxRecord
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
@@ -54,7 +55,7 @@ class Claimed:
     resend: bool = False
 
 
-class Frontier(RecrawlRecords, GroupedCommits):
+class Frontier(RecrawlRecords, GroupedCommits, OutboxRecord):
     """SQLite-backed URL store with an exclusive lock on its directory.
 
     Args:

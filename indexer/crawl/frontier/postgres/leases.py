@@ -55,6 +55,7 @@ _ANNOUNCE = (
     "ON CONFLICT (owner) DO UPDATE SET run=excluded.run, expires_at=excluded.expires_at"
 )
 _ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
+_QUEUED = "SELECT 1 FROM urls WHERE host=? AND state='queued' AND run=? LIMIT 1"
 #: Seconds between two renewals at most (and between two looks at the fair share).
 RENEW_EVERY = 2.0
 
@@ -89,6 +90,7 @@ class HostLeases:
         self._foreign: dict[str, float] = {}  # host held by another → when to ask again
         self._flight: dict[str, str] = {}  # claimed URL → its host, until it ends
         self._renewed = -math.inf  # monotonic; the first claim announces the process at once
+        self._idle_checked = -math.inf  # monotonic, :meth:`_free_idle`
         self.run = 0
         #: Hosts this process may hold while others crawl too (None: no other process).
         self.share: int | None = None
@@ -106,7 +108,7 @@ class HostLeases:
             return self._held[host].next_allowed
         if self._foreign.get(host, 0.0) > now:
             return None
-        if self.share is not None and len(self._held) >= self.share:
+        if self.share is not None and len(self._held) >= self.share and not self._free_idle():
             self._foreign[host] = now + RENEW_EVERY  # our share is full: leave it to others
             return None
         self._db.execute(_ENSURE, (host,))
@@ -211,6 +213,20 @@ class HostLeases:
         busy = set(self._flight.values())
         for host in [h for h in self._held if h not in busy][: len(self._held) - self.share]:
             self.release(host)
+
+    def _free_idle(self) -> bool:
+        """With the share full: give back held hosts with nothing queued in this run and
+        nothing in flight here (a host the dispatcher left at its page limit would hold a
+        place forever, and two processes each holding one could leave a queued host to
+        nobody); at most once per :data:`RENEW_EVERY`. True when there is room now."""
+        if time.monotonic() - self._idle_checked < RENEW_EVERY:
+            return False
+        self._idle_checked = time.monotonic()
+        busy = set(self._flight.values())
+        for host in [h for h in self._held if h not in busy]:
+            if self._db.execute(_QUEUED, (host, self.run)).fetchone() is None:
+                self.release(host)
+        return self.share is None or len(self._held) < self.share
 
     def _count(self, sql: str, params: tuple[object, ...]) -> int:
         row: Any = self._db.execute(sql, params).fetchone()

@@ -13,6 +13,7 @@ ids, its lock).
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.leases import HostLeases
+from indexer.crawl.frontier.postgres.runclose import RunClosing, outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import CLOSING_PHASES
@@ -38,6 +40,11 @@ _CLAIM = (
     "l AS (UPDATE host_leases SET next_allowed_at=GREATEST(next_allowed_at, :next) "
     "WHERE host=:host AND owner=:me AND EXISTS (SELECT 1 FROM c)) SELECT * FROM c"
 )
+#: The warning of a process that ends last while other outboxes of the run hold changes.
+_STAYS_OPEN = (
+    "run %d stays open: %s; `indexer crawl --join --data-dir DIR` on that machine drains it"
+)
+log = logging.getLogger("indexer")
 #: A resumed (or joined) run queues again only what no live lease holds.
 _REQUEUE_ORPHANS = (
     "UPDATE urls SET state='queued' WHERE state='fetching' AND host NOT IN "
@@ -83,6 +90,11 @@ class PgFrontier(Frontier):
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
         self.shared = SharedState(db, self.leases)
+        self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
+        self._pending: int | None = None  # what the outbox holds at the end (outbox_left)
+        #: The ``meta`` key marking this data directory's outbox as used: ``meta`` is shared,
+        #: each process's outbox is its own.
+        self.outbox_mark = f"outbox:{self.closing.outbox}"
         self.run = 0
 
     @contextlib.contextmanager
@@ -111,8 +123,10 @@ class PgFrontier(Frontier):
         if resume and row is not None and row[1] is None:
             self.run = self.leases.run = int(row[0])
             self._db.execute(_REQUEUE_ORPHANS, (time.time(),))
-            return self.run
-        self.leases.run = super().start_run(resume=False)
+        else:
+            self.leases.run = super().start_run(resume=False)
+        self.closing.opened(self.run, uses_outbox=self.meta(self.outbox_mark) is not None)
+        self.leases.renew_due()  # announced at once: alive for the others from now on
         return self.run
 
     def open_run(self) -> int | None:
@@ -120,17 +134,35 @@ class PgFrontier(Frontier):
         row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
         return None if row is None or row[1] is not None else int(row[0])
 
+    def outbox_left(self, pending: int) -> None:
+        """This process's crawl ends with ``pending`` changes in its outbox (0: empty and
+        committed); :meth:`set_phase` writes it with the run's end."""
+        self._pending = pending
+
     def set_phase(self, phase: str, exit_code: int | None = None, reason: str = "") -> None:
-        """:meth:`Frontier.set_phase`; a closing phase is left to the last process of the
-        run: while another process holds a live lease the run stays open."""
-        if phase in CLOSING_PHASES and self.leases.others_alive(time.time()):
+        """:meth:`Frontier.set_phase`; at this process's end (an exit code) its outbox is
+        written off as empty or not (:meth:`.runclose.RunClosing.leave`) and a closing phase
+        is left to the last process: while another process crawls, or another outbox of the
+        run still holds changes, the run stays open."""
+        ends = exit_code is not None  # this process leaves the run (its outbox written off)
+        if ends and not self.closing.leave(self.run, self._pending) and phase in CLOSING_PHASES:
+            _say_open(self.run, self.closing.waiting)
             return
         super().set_phase(phase, exit_code, reason)
 
     def finish_run(self) -> None:
-        """:meth:`Frontier.finish_run`, unless another process still crawls the run."""
-        if not self.leases.others_alive(time.time()):
+        """:meth:`Frontier.finish_run`, when no other process or outbox keeps the run open."""
+        if self.closing.leave(self.run, self._pending):
             super().finish_run()
+
+    def run_task(self, task: str) -> bool:
+        """Whether this process does ``task`` of the current run, once per run under a run
+        lease (:meth:`.runclose.RunClosing.take_task`); mark it with :meth:`run_task_done`."""
+        return self.closing.take_task(self.run, task, self.leases.seconds)
+
+    def run_task_done(self, task: str) -> None:
+        """``task`` of the current run is done (no other process does it again)."""
+        self.closing.task_done(self.run, task)
 
     def claim(self, host: str, now: float) -> Claimed | None:
         """Take the shallowest due URL of ``host`` queued in this run (see
@@ -197,6 +229,16 @@ class PgFrontier(Frontier):
 
         assert isinstance(self._db, PgConnection)
         copy_frontier(self._db, data_dir)
+
+
+def _say_open(run: int, waiting: list[tuple[str, int | None]]) -> None:
+    """Log why ``run`` stays open: a warning naming outboxes left with changes, else (other
+    processes still crawl) an info line."""
+    held = [f"{key} ({n} changes)" for key, n in waiting if n]
+    if held:
+        log.warning(_STAYS_OPEN, run, "the outbox of " + ", ".join(held[:3]))
+    else:
+        log.info("run %d stays open: %d other process(es) crawl it", run, len(waiting))
 
 
 if TYPE_CHECKING:  # mypy checks that this backend implements the whole interface

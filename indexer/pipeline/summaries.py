@@ -1,0 +1,95 @@
+"""One closing summary for the crawl processes of ``indexer crawl --processes N``: their
+summaries (:meth:`indexer.report.RunStats.summary`, each process's ``--summary-json``) added
+up, with a line per process (:mod:`indexer.pipeline.processes`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from indexer.report import RunStats, format_summary
+
+#: Counters that add up across processes.
+SUMMED = (
+    "fetched",
+    "indexed",
+    "acknowledged",
+    "reached",
+    "skipped",
+    "failed",
+    "pending",
+    "pending_in_outbox",
+    "removed_characters",
+    "links_truncated",
+)
+#: How a run's end ranks when the processes ended differently (the worst is the run's).
+_RANK = {"finished": 0, "refused": 1, "interrupted": 2, "failed": 3}
+
+
+def add_up(summaries: Iterable[Mapping[str, Any]], seconds: float) -> dict[str, Any]:
+    """The processes' summaries as one, in :meth:`RunStats.summary`'s shape.
+
+    Args:
+        summaries: each process's summary (JSON as ``--summary-json`` writes it).
+        seconds: the whole launch's wall time (s).
+
+    Returns:
+        counters and the ``outcomes``/``retries`` tables summed, ``reasons`` merged by
+        outcome and reason, the worst end (failed > interrupted > refused > finished) as
+        ``phase`` with its ``stopped_in`` and ``reason``.
+    """
+    total = RunStats().summary()
+    outcomes: Counter[str] = Counter()
+    retries: Counter[str] = Counter()
+    reasons: Counter[tuple[str, str]] = Counter()
+    worst: Mapping[str, Any] = total
+    for one in summaries:
+        for key in SUMMED:
+            total[key] += int(one.get(key, 0))
+        outcomes.update(one.get("outcomes", {}))
+        retries.update(one.get("retries", {}))
+        reasons.update({(r["outcome"], r["reason"]): r["count"] for r in one.get("reasons", [])})
+        total["links_truncated_pages"] += one.get("links_truncated_pages", [])
+        if _RANK.get(one.get("phase") or "", 0) > _RANK.get(worst.get("phase") or "", 0):
+            worst = one
+    total.update({k: worst.get(k) for k in ("phase", "stopped_in", "reason")})
+    total["phase"] = total["phase"] or "finished"
+    total["outcomes"] = dict(sorted(outcomes.items()))
+    total["retries"] = dict(sorted(retries.items()))
+    ranked = sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
+    total["reasons"] = [{"outcome": o, "reason": r, "count": n} for (o, r), n in ranked]
+    total["seconds"] = round(seconds, 3)
+    return total
+
+
+def process_line(entry: Mapping[str, Any]) -> str:
+    """One summary line for a process: ``process 1 (pid 4242, DIR): finished, 120 fetched,
+    out FILE.1.jsonl`` — or how it died and what replaced it."""
+    head = f"process {entry['index']} (pid {entry['pid']}, {entry['data_dir']})"
+    if entry.get("signal"):
+        tail = f"killed by signal {entry['signal']}: its counts are not in this summary"
+        return f"{head}: {tail} (indexer report has them)"
+    if entry.get("summary") is None:
+        return f"{head}: exit {entry['exit_code']}, no summary"
+    one = entry["summary"]
+    text = f"{head}: {one.get('phase') or 'ended'}, fetched {one['fetched']}"
+    text += f", indexed {one['indexed']}"
+    if entry.get("replaces") is not None:
+        text += f", replacing pid {entry['replaces']}"
+    return text + (f", out {entry['out']}" if entry.get("out") else "")
+
+
+def format_launch(summary: Mapping[str, Any]) -> str:
+    """The closing lines of ``--processes N``: :func:`indexer.report.format_summary` of the
+    added-up counts, then a line per process (:func:`process_line`)."""
+    lines = [format_summary(dict(summary))]
+    lines += [process_line(entry) for entry in summary["processes"]]
+    if summary.get("died"):
+        lines.append(f"{summary['died']} process(es) died: exit 1 (see `indexer report`)")
+    for outbox in summary.get("open_outboxes", [])[:5]:
+        lines.append(
+            f"the run stays open: outbox {outbox} holds changes "
+            "(`indexer crawl --join --data-dir DIR` there sends them)"
+        )
+    return "\n".join(lines)

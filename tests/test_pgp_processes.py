@@ -1,0 +1,206 @@
+"""``indexer crawl --frontier URL --processes N`` (issue #20): N crawl processes on one machine
+over the shared PostgreSQL frontier, one summary, one ``--out`` file per process; the
+refusal on the SQLite frontier; a child killed with -9 is taken over and nothing is lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from indexer.crawl.frontier.postgres.view import PgFrontierView
+from tests.faults_helpers import cli
+from tests.faultserver import FaultServer, Reply, html
+from tests.recrawl_site import solr_docs
+
+HOSTS, PAGES, DELAY = 4, 20, 0.3
+
+
+def _site(srv: FaultServer, pages: int = PAGES) -> list[str]:
+    for h in range(HOSTS):
+        srv.page("/", f"home {h}", [f"/p{i}" for i in range(pages)], host=h)
+        for i in range(pages):
+            srv.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=0.01), host=h)
+    return [srv.url("/", h) for h in range(HOSTS)]
+
+
+def _every_page(srv: FaultServer, pages: int = PAGES) -> list[str]:
+    paths = ["/", *[f"/p{i}" for i in range(pages)]]
+    return sorted(srv.url(p, h) for h in range(HOSTS) for p in paths)
+
+
+def _lines(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    lines = path.read_text("utf-8").splitlines()
+    return [json.loads(line)["url"] for line in lines if line.strip().endswith("}")]
+
+
+def _launch(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """``indexer crawl ARGS`` with extraction inline (no worker pool to start per child)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "indexer", "crawl", *args],
+        cwd=cwd,
+        env={**(env or os.environ), "INDEXER_EXTRACT_WORKERS": "0"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_processes_crawl_every_page_once_into_one_out_file_each(
+    pg_url: str, tmp_path: Path
+) -> None:
+    flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+    flags += ["--out", "docs.jsonl", "--summary-json", "summary.json", "--data-dir", "d"]
+    with FaultServer(HOSTS) as srv:
+        seeds = _site(srv)
+        proc = _launch(*flags, *seeds, cwd=tmp_path)
+        _, err = proc.communicate(timeout=120)
+        hits = srv.log()
+    assert proc.returncode == 0, err[-3000:]
+    fetched = [(h.host, h.path) for h in hits if h.path not in ("/robots.txt", "/sitemap.xml")]
+    assert len(fetched) == len(set(fetched)) == HOSTS * (PAGES + 1), "each page fetched once"
+    docs = {i: _lines(tmp_path / f"docs.{i}.jsonl") for i in range(2)}
+    assert not (tmp_path / "docs.jsonl").exists()
+    assert docs[0] and docs[1], "both processes crawled a share"
+    assert sorted(docs[0] + docs[1]) == _every_page(srv)
+    summary = json.loads((tmp_path / "summary.json").read_text("utf-8"))
+    assert summary["fetched"] == len(fetched) and summary["indexed"] == HOSTS * (PAGES + 1)
+    by_process = [p["summary"]["indexed"] for p in summary["processes"]]
+    assert by_process == [len(docs[0]), len(docs[1])], "the summary adds up the two"
+    assert [p["out"] for p in summary["processes"]] == ["docs.0.jsonl", "docs.1.jsonl"]
+    assert summary["open_outboxes"] == [] and summary["died"] == 0
+    assert "docs.0.jsonl" in err and "docs.1.jsonl" in err, "the printed summary names them"
+    assert (tmp_path / "d" / "p0").is_dir() and (tmp_path / "d" / "p1").is_dir()
+    with PgFrontierView(pg_url) as view:
+        assert [(r.phase, r.finished) for r in view.runs()] == [("finished", True)]
+
+
+def test_sigterm_stops_every_process_and_resume_finishes_the_run(
+    pg_url: str, tmp_path: Path
+) -> None:
+    flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+    flags += ["--out", "docs.jsonl", "--summary-json", "s.json", "--data-dir", "d"]
+    with FaultServer(HOSTS) as srv:
+        seeds = _site(srv)
+        proc = _launch(*flags, *seeds, cwd=tmp_path)
+        try:
+            _child_pids(pg_url, proc, time.monotonic() + 60)  # both crawl
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+        assert proc.returncode == 130, err[-3000:]
+        assert "--resume" in err
+        summary = json.loads((tmp_path / "s.json").read_text("utf-8"))
+        assert [p["exit_code"] for p in summary["processes"]] == [130, 130], summary["processes"]
+        for entry in summary["processes"]:
+            try:
+                os.kill(entry["pid"], 0)
+                raise AssertionError(f"pid {entry['pid']} still runs")
+            except ProcessLookupError:
+                pass
+        with PgFrontierView(pg_url) as view:
+            assert [(r.phase, r.finished) for r in view.runs()] == [("interrupted", False)]
+        resumed = _launch(*flags, "--resume", *seeds, cwd=tmp_path)
+        _, err = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, err[-3000:]
+    docs = _lines(tmp_path / "docs.0.jsonl") + _lines(tmp_path / "docs.1.jsonl")
+    assert sorted(docs) == _every_page(srv), "every page once over the two runs' files"
+    with PgFrontierView(pg_url) as view:
+        assert [(r.phase, r.finished) for r in view.runs()] == [("finished", True)]
+
+
+def test_processes_above_one_need_a_shared_frontier(tmp_path: Path) -> None:
+    seed = "http://127.0.0.1:9/"
+    code, err = cli("crawl", "--processes", "2", "--data-dir", str(tmp_path / "d"), seed)
+    assert code == 2 and "frontier.url" in err and "--processes 2" in err, err
+    assert len(err.strip().splitlines()) == 1, "one line"
+    os.environ["INDEXER_CRAWL_PROCESSES"] = "3"
+    try:
+        code, err = cli("crawl", "--data-dir", str(tmp_path / "d"), seed)
+    finally:
+        del os.environ["INDEXER_CRAWL_PROCESSES"]
+    assert code == 2 and "frontier.url" in err, err
+    assert not (tmp_path / "d").exists(), "refused before any state was made"
+
+
+def _child_pids(pg_url: str, parent: subprocess.Popen[str], deadline: float) -> list[int]:
+    """The pids of the crawl processes holding host leases, once two of them do."""
+    while time.monotonic() < deadline:
+        assert parent.poll() is None, "the launch ended early"
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            try:
+                rows = conn.execute(
+                    "SELECT DISTINCT owner FROM indexer.host_leases WHERE owner IS NOT NULL"
+                ).fetchall()
+            except psycopg.errors.UndefinedTable:  # the first child is making the schema
+                rows = []
+        pids = sorted({int(str(r[0]).split(":")[-2]) for r in rows})
+        if len(pids) == 2:
+            return pids
+        time.sleep(0.1)
+    raise AssertionError("two children never held hosts at once")
+
+
+def _wait_pages_done_by(pg_url: str, pid: int, more: int, deadline: float) -> None:
+    """Wait until ``more`` pages of the hosts process ``pid`` holds were done since now (only
+    a host's holder finishes its pages)."""
+    query = (
+        "SELECT count(*) FROM indexer.urls u JOIN indexer.host_leases l ON l.host = u.host "
+        "WHERE l.owner LIKE %s AND u.state = 'done'"
+    )
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        first = None
+        while time.monotonic() < deadline:
+            row = conn.execute(query, (f"%:{pid}:%",)).fetchone()
+            done = int(row[0]) if row else 0
+            first = done if first is None else first
+            if done - first >= more:
+                return
+            time.sleep(0.1)
+    raise AssertionError(f"process {pid} finished no pages of its own")
+
+
+def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
+    pg_url: str, solr_core: tuple[str, str], tmp_path: Path
+) -> None:
+    base, core = solr_core
+    lease = 2.0
+    env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
+    flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+    flags += ["--solr", base, "--core", core, "--data-dir", "d", "--summary-json", "s.json"]
+    with FaultServer(HOSTS) as srv:
+        seeds = _site(srv, pages=30)
+        parent = _launch(*flags, *seeds, cwd=tmp_path, env=env)
+        try:
+            victim = _child_pids(pg_url, parent, time.monotonic() + 60)[-1]
+            _wait_pages_done_by(pg_url, victim, 3, time.monotonic() + 60)
+            os.kill(victim, signal.SIGKILL)
+            _, err = parent.communicate(timeout=150)
+        finally:
+            if parent.poll() is None:
+                parent.kill()
+                parent.wait(10)
+    assert parent.returncode == 1, err[-3000:]
+    assert sorted(solr_docs(base, core)) == _every_page(srv, pages=30), "nothing lost"
+    summary: dict[str, Any] = json.loads((tmp_path / "s.json").read_text("utf-8"))
+    assert summary["died"] == 1 and f"pid {victim}" in err and "signal 9" in err, err[-2000:]
+    first = summary["processes"][0]["summary"]["fetched"]
+    assert first < len(_every_page(srv, pages=30)), "the killed child had done a share"
+    replacement = [p for p in summary["processes"] if p["replaces"] == victim]
+    assert len(replacement) == 1 and replacement[0]["exit_code"] == 0, summary["processes"]
+    assert summary["open_outboxes"] == [], "the replacement drained the dead one's outbox"
+    with PgFrontierView(pg_url) as view:
+        last = view.runs()[-1]
+    assert (last.phase, last.finished) == ("finished", True), "closed once every outbox emptied"
