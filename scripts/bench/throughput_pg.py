@@ -18,14 +18,17 @@ what scales.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 import psycopg
 
 HERE = Path(__file__).resolve().parent
@@ -59,13 +62,53 @@ def _run_opened(url: str) -> bool:
         return False
 
 
-def crawl(
-    cluster: Cluster, port: int, hosts: int, processes: int, *flags: str
-) -> tuple[int, float]:
-    """``processes`` crawl processes over one new database; (pages written, wall seconds)."""
+def _children_cpu() -> float:
+    """CPU seconds of this process's waited-for children (the crawl process trees)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
+def _cluster_cpu(cluster: Cluster) -> float:
+    """CPU seconds of the cluster so far: the postmaster, its ended backends (reaped by it)
+    and its live processes."""
+    pid = cluster.pid()
+    if pid is None:
+        return 0.0
+    master = psutil.Process(pid)
+    total = sum(master.cpu_times()[:4])
+    for child in master.children():
+        with contextlib.suppress(psutil.Error):
+            total += sum(child.cpu_times()[:2])
+    return total
+
+
+@dataclass
+class Crawled:
+    """One measured crawl: pages written, wall seconds, CPU seconds of the crawl process
+    trees and of PostgreSQL."""
+
+    pages: int
+    seconds: float
+    crawler_cpu: float
+    pg_cpu: float
+
+    def split(self) -> str:
+        """The CPU split per page and the cores busy, for the printed line."""
+        per = 1000 / max(self.pages, 1)
+        cores = (self.crawler_cpu + self.pg_cpu) / self.seconds
+        return (
+            f"CPU crawlers {self.crawler_cpu:.1f} s ({self.crawler_cpu * per:.2f} ms/page), "
+            f"PostgreSQL {self.pg_cpu:.1f} s ({self.pg_cpu * per:.2f} ms/page), "
+            f"{cores:.2f} cores busy; load {os.getloadavg()[0]:.1f}"
+        )
+
+
+def crawl(cluster: Cluster, port: int, hosts: int, processes: int, *flags: str) -> Crawled:
+    """``processes`` crawl processes over one new database, measured."""
     url, work = _database(cluster), Path(tempfile.mkdtemp(prefix="bench-pg-"))
     seeds = [f"http://127.0.0.{h + 1}:{port}/" for h in range(hosts)]
     base = [sys.executable, "-m", "indexer", "crawl", "-q", "--frontier", url, *flags]
+    cpu0, pg0 = _children_cpu(), _cluster_cpu(cluster)
     start = time.monotonic()
     procs = []
     for n in range(processes):
@@ -77,8 +120,10 @@ def crawl(
         if proc.wait(timeout=1800) != 0:
             raise RuntimeError(f"a crawl process exited {proc.returncode}")
     seconds = time.monotonic() - start
+    time.sleep(0.3)  # the backends of the ended crawls are reaped by the postmaster
+    crawler, pg = _children_cpu() - cpu0, _cluster_cpu(cluster) - pg0
     pages = sum(sum(1 for _ in p.open()) for p in work.glob("out.*.jsonl"))
-    return pages, seconds
+    return Crawled(pages, seconds, crawler, pg)
 
 
 def _twice(log: list[tuple[str, str, float]]) -> int:
@@ -96,13 +141,14 @@ def scaling(cluster: Cluster, rounds: int, hosts: int, pages: int) -> None:
             port = _free_port()
             server = Server(port, hosts, pages, Path(tmp))
             try:
-                done, seconds = crawl(cluster, port, hosts, n, *FAST)
+                got = crawl(cluster, port, hosts, n, *FAST)
             finally:
                 log = server.stop()
-            rates[n].append(done / seconds)
+            rates[n].append(got.pages / got.seconds)
             print(
-                f"pg {n} process(es): {done} pages in {seconds:.1f} s = {done / seconds:.1f} "
-                f"pages/s; fetched twice {_twice(log)}"
+                f"pg {n} process(es): {got.pages} pages in {got.seconds:.1f} s = "
+                f"{got.pages / got.seconds:.1f} pages/s; fetched twice {_twice(log)}; "
+                f"{got.split()}"
             )
     one, two = max(rates[1]), max(rates[2])
     print(f"pg scaling: 2 processes / 1 = {two / one:.2f} (goal >= 1.6; best of {rounds})")

@@ -42,6 +42,9 @@ _ANNOUNCE = (
 _ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
 #: Seconds between two renewals at most (and between two looks at the fair share).
 RENEW_EVERY = 2.0
+#: Seconds at most before a host held by another process (or left to others while this
+#: process holds its share) is asked for again: hosts given back are picked up soon.
+ASK_AGAIN = 0.5
 
 
 def owner_id() -> str:
@@ -72,6 +75,8 @@ class HostLeases:
         self._held: dict[str, _Held] = {}
         self._foreign: dict[str, float] = {}  # host held by another → when to ask again
         self._flight: dict[str, str] = {}  # claimed URL → its host, until it ends
+        self._leaving: set[str] = set()  # held hosts beyond the share, released when idle
+        self._rows: set[str] = set()  # hosts whose lease row exists
         self._renewed = -math.inf  # monotonic; the first claim announces the process at once
         self.run = 0
         #: Hosts this process may hold while others crawl too (None: no other process).
@@ -83,21 +88,23 @@ class HostLeases:
 
     def take(self, host: str, now: float, run: int) -> float | None:
         """Hold ``host``'s lease: the epoch time its next request may start, or None when
-        another process holds it (asked again only at its expiry). Taking a host over from
-        another owner queues again the URLs that owner left ``fetching`` in run ``run``."""
+        another process holds it (asked again at its expiry, at most :data:`ASK_AGAIN`
+        later), when it is being given back, or when this process holds its share of the
+        hosts. Taking a host over from another owner queues again the URLs that owner left
+        ``fetching`` in run ``run``."""
         self.renew_due()
+        if host in self._leaving:  # asked for when its politeness slot is free: no request
+            self.release(host)  # of it runs here (its pages may wait for a verdict)
+            self._foreign[host] = now + ASK_AGAIN
+            return None
         if host in self._held:
             return self._held[host].next_allowed
         if self._foreign.get(host, 0.0) > now:
             return None
         if self.share is not None and len(self._held) >= self.share:
-            self._foreign[host] = now + RENEW_EVERY  # our share is full: leave it to others
+            self._foreign[host] = now + ASK_AGAIN  # our share is full: leave it to others
             return None
-        self._db.execute(
-            "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING", (host,)
-        )
-        params = {"host": host, "me": self.owner, "now": now, "exp": now + self.seconds}
-        row = self._db.execute(_TAKE, params).fetchone()
+        row = self._take_row(host, now)
         if row is None:
             self._foreign[host] = self._expiry(host, now)
             return None
@@ -106,6 +113,17 @@ class HostLeases:
         self._foreign.pop(host, None)
         self._held[host] = _Held(float(row[0]))
         return float(row[0])
+
+    def _take_row(self, host: str, now: float) -> Any:
+        """The lease row taken (``next_allowed_at, previous owner``), or None when another
+        process holds it; a host never seen gets its row first."""
+        params = {"host": host, "me": self.owner, "now": now, "exp": now + self.seconds}
+        if host not in self._rows:
+            self._db.execute(
+                "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING", (host,)
+            )
+            self._rows.add(host)
+        return self._db.execute(_TAKE, params).fetchone()
 
     def retry_at(self, host: str) -> float | None:
         """When a host held by another process is asked for again (epoch), else None."""
@@ -124,21 +142,35 @@ class HostLeases:
             held.next_allowed = max(held.next_allowed, self.gap_after(now))
 
     def ended(self, url: str) -> None:
-        """A claimed URL is no longer in flight (finished, queued again or released)."""
-        self._flight.pop(url, None)
+        """A claimed URL is no longer in flight (finished, queued again or released); a host
+        being given back (:meth:`_balance`) is released once nothing of it is in flight."""
+        host = self._flight.pop(url, None)
+        if host in self._leaving and host not in self._flight.values():
+            self.release(host)
 
     def release(self, host: str) -> None:
-        """Give ``host``'s lease back (its queue is empty here)."""
+        """Give ``host``'s lease back (its queue is empty here, or it is beyond this
+        process's share). Its next request, by whichever process, starts no sooner than a
+        delay after now: every request of it here has started by now (nothing in flight),
+        possibly later than its claim moved ``next_allowed_at`` to."""
+        self._leaving.discard(host)
         if self._held.pop(host, None) is not None:
             self._db.execute(
-                "UPDATE host_leases SET owner=NULL WHERE host=? AND owner=?", (host, self.owner)
+                "UPDATE host_leases SET owner=NULL, next_allowed_at=GREATEST(next_allowed_at, ?) "
+                "WHERE host=? AND owner=?",
+                (self.gap_after(time.time()), host, self.owner),
             )
 
     def release_all(self) -> None:
         """Give every lease back (the process ends)."""
-        self._db.execute("UPDATE host_leases SET owner=NULL WHERE owner=?", (self.owner,))
+        self._db.execute(
+            "UPDATE host_leases SET owner=NULL, next_allowed_at=GREATEST(next_allowed_at, ?) "
+            "WHERE owner=?",
+            (self.gap_after(time.time()), self.owner),
+        )
         self._db.execute("DELETE FROM crawl_processes WHERE owner=?", (self.owner,))
         self._held.clear()
+        self._leaving.clear()
 
     def others_alive(self, now: float) -> bool:
         """Whether another process of this run announced itself within its lease time (it
@@ -158,21 +190,35 @@ class HostLeases:
         kept = {str(r[0]) for r in rows}
         for host in [h for h in self._held if h not in kept]:
             del self._held[host]
+            self._leaving.discard(host)
         self._balance(time.time())
 
     def _balance(self, now: float) -> None:
         """With other processes crawling, hold at most an equal share of the hosts that have
-        URLs queued or in flight; give back hosts beyond it that have nothing in flight
-        here (their gap stays in the row)."""
+        URLs queued or in flight. Hosts beyond it are given back, those with nothing in
+        flight here at once, the others when their last URL in flight ends (:meth:`ended`)
+        or when the crawl asks for the host again (:meth:`take`: the dispatcher asks only
+        when the host's politeness slot is free, so no request of it runs; its fetched pages
+        may still wait for the site-wide verdict); no new URL of them is claimed meanwhile.
+        Their gap stays in the row."""
         others = self._count(_OTHERS, (self.owner, now, self.run))
         if not others:
             self.share = None
+            self._leaving.clear()
             return
         hosts = self._count(_ACTIVE_HOSTS, (self.run,))
         self.share = max(1, math.ceil(hosts / (others + 1)))
         busy = set(self._flight.values())
-        for host in [h for h in self._held if h not in busy][: len(self._held) - self.share]:
-            self.release(host)
+        staying = [h for h in self._held if h not in self._leaving]
+        excess = len(staying) - self.share
+        if excess <= 0:
+            return
+        staying.sort(key=lambda h: h in busy)  # idle hosts go first
+        for host in staying[:excess]:
+            if host in busy:
+                self._leaving.add(host)
+            else:
+                self.release(host)
 
     def _count(self, sql: str, params: tuple[object, ...]) -> int:
         row: Any = self._db.execute(sql, params).fetchone()
@@ -181,5 +227,7 @@ class HostLeases:
     def _expiry(self, host: str, now: float) -> float:
         row = self._db.execute("SELECT expires_at FROM host_leases WHERE host=?", (host,))
         found = row.fetchone()
+        if found is None:
+            self._rows.discard(host)
         expires = now + self.seconds if found is None else float(found[0])
-        return min(max(expires, now + 0.05), now + RENEW_EVERY)
+        return min(max(expires, now + 0.05), now + ASK_AGAIN)

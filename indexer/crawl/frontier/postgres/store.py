@@ -82,6 +82,8 @@ class PgFrontier(Frontier):
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
+        #: host held by another → (when it is asked for again, the answer of next_due)
+        self._foreign_due: dict[str, tuple[float, float]] = {}
         self.run = 0
 
     @contextlib.contextmanager
@@ -149,21 +151,34 @@ class PgFrontier(Frontier):
     def next_due(self, host: str) -> float | None:
         """Earliest ``next_fetch`` among the host's URLs queued in this run, or None (the
         host's lease is then given back); not before the host's lease can be had: its
-        ``next_allowed_at``, or when another process's lease is asked for again."""
+        ``next_allowed_at``, or when another process's lease is asked for again. For a host
+        another process holds the answer is looked up once per ask (the dispatcher asks
+        after each claim refused)."""
         self.leases.renew_due()
+        retry = self.leases.retry_at(host)
+        seen = self._foreign_due.get(host)
+        if seen is not None and retry == seen[0] and not self.leases.held(host):
+            return seen[1]
+        due = self._min_due(host)
+        if due is None:
+            if not self._fetching(host):
+                self.leases.release(host)
+            return None
+        allowed = self.leases.take(host, time.time(), self.run)
+        if allowed is not None:
+            return max(due, allowed)
+        retry = self.leases.retry_at(host)
+        answer = max(due, retry or due)
+        if retry is not None:
+            self._foreign_due[host] = (retry, answer)
+        return answer
+
+    def _min_due(self, host: str) -> float | None:
         row = self._db.execute(
             "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued' AND run=?",
             (host, self.run),
         ).fetchone()
-        if row[0] is None:
-            if not self._fetching(host):
-                self.leases.release(host)
-            return None
-        due = float(row[0])
-        allowed = self.leases.take(host, time.time(), self.run)
-        if allowed is None:
-            return max(due, self.leases.retry_at(host) or due)
-        return max(due, allowed)
+        return None if row[0] is None else float(row[0])
 
     def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
         """:meth:`Frontier.finish`; the URL is no longer in flight here."""
