@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,23 @@ _CLAIM = (
     "RETURNING url, depth, attempts, etag, last_modified, content_hash, resend), "
     "l AS (UPDATE host_leases SET next_allowed_at=GREATEST(next_allowed_at, :next) "
     "WHERE host=:host AND owner=:me AND EXISTS (SELECT 1 FROM c)) SELECT * FROM c"
+)
+#: One statement for a page's outlinks, inserted in their order (claims of one depth follow
+#: it, as in SQLite); URLs known in this run already are skipped without a lock (another
+#: process may be adding them too).
+_ADD = (
+    "INSERT INTO urls (url, host, depth, run) SELECT e.u, e.h, e.d, :run FROM unnest("
+    "CAST(:urls AS TEXT[]), CAST(:hosts AS TEXT[]), CAST(:depths AS INTEGER[])) AS e(u, h, d) "
+    "WHERE NOT EXISTS (SELECT 1 FROM urls WHERE urls.url = e.u AND urls.run >= :run) "
+    "ON CONFLICT (url) DO UPDATE SET state='queued', attempts=0, next_fetch=0, "
+    "run=excluded.run, depth=excluded.depth WHERE urls.run < excluded.run"
+)
+#: The hash noted and its count in one statement (the count reads the table as it was
+#: before the update, so the URL itself is counted apart).
+_NOTE_HASH = (
+    "WITH n AS (UPDATE urls SET run_hash=:digest, hash_run=:run WHERE url=:url RETURNING host) "
+    "SELECT (SELECT COUNT(*) FROM n) + (SELECT COUNT(*) FROM urls WHERE host=(SELECT host "
+    "FROM n) AND run_hash=:digest AND hash_run=:run AND url != :url)"
 )
 #: A resumed (or joined) run queues again only what no live lease holds.
 _REQUEUE_ORPHANS = (
@@ -179,6 +196,26 @@ class PgFrontier(Frontier):
             (host, self.run),
         ).fetchone()
         return None if row[0] is None else float(row[0])
+
+    def add(self, entries: Iterable[tuple[str, str, int]]) -> int:
+        """:meth:`Frontier.add` in one statement (each URL once, buried ones left out)."""
+        fresh: dict[str, tuple[str, int]] = {}
+        for url, host, depth in entries:
+            if url not in fresh and not self.tombstones.buries(url):
+                fresh[url] = (host, depth)
+        if not fresh:
+            return 0
+        params = {"run": self.run, "urls": list(fresh)}
+        params |= {
+            "hosts": [h for h, _ in fresh.values()],
+            "depths": [d for _, d in fresh.values()],
+        }
+        return int(self._db.execute(_ADD, params).rowcount)
+
+    def note_hash(self, url: str, digest: str) -> int:
+        """:meth:`Frontier.note_hash` in one statement."""
+        params = {"digest": digest, "run": self.run, "url": url}
+        return int(self._db.execute(_NOTE_HASH, params).fetchone()[0])
 
     def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
         """:meth:`Frontier.finish`; the URL is no longer in flight here."""
