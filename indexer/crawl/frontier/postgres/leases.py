@@ -4,10 +4,13 @@ A lease is a row of ``host_leases`` (``host, owner, expires_at, next_allowed_at`
 takes a host's lease before it claims the host's URLs, with ``FOR UPDATE SKIP LOCKED`` (two
 processes asking at once: one gets it, the other moves on without waiting) and only when it
 is free, its own or expired; it renews every lease it holds while it crawls (every third of
-``frontier.lease_seconds``) and releases them when the host has nothing queued or the
-process ends. Each claim moves ``next_allowed_at`` to the claim time plus the host's delay,
-so a process that takes a host over never starts its first request sooner than the delay
-after the last one; per-host concurrency needs nothing more, since only the holder fetches.
+``frontier.lease_seconds``) and releases them when the host has nothing queued, when the
+host is beyond its fair share while other processes crawl (:meth:`HostLeases._balance`) or
+when the process ends. Each claim moves ``next_allowed_at`` to the claim time plus the
+host's delay, and a release to the release time plus the delay (a request may start later
+than its claim), so a process that takes a host over never starts its first request sooner
+than the delay after the last one; per-host concurrency needs nothing more, since only the
+holder fetches.
 
 A process killed with -9 renews nothing: at ``expires_at`` another process takes its hosts
 over, and the URLs it left ``fetching`` on them are queued again (at most the pages that
