@@ -133,6 +133,21 @@ def _twice(log: list[tuple[str, str, float]]) -> int:
     return sum(n - 1 for n in counts.values() if n > 1)
 
 
+def _gaps(log: list[tuple[str, str, float]], skip: tuple[str, ...] = ()) -> list[float]:
+    """Seconds between consecutive request starts on each host (paths in ``skip`` left out)."""
+    by_host: dict[str, list[float]] = {}
+    for host, path, at in log:
+        if path not in skip:
+            by_host.setdefault(host, []).append(at)
+    return [b - a for s in by_host.values() for a, b in itertools.pairwise(sorted(s))]
+
+
+def _longest_pause(log: list[tuple[str, str, float]]) -> float:
+    """The longest time a host went without a request between its first and its last (a
+    host left idle while it had queued URLs: a lease not handed over)."""
+    return max(_gaps(log), default=0.0)
+
+
 def scaling(cluster: Cluster, rounds: int, hosts: int, pages: int) -> None:
     """1 process against 2, alternated ``rounds`` times; pages/s and the ratio."""
     rates: dict[int, list[float]] = {1: [], 2: []}
@@ -147,7 +162,8 @@ def scaling(cluster: Cluster, rounds: int, hosts: int, pages: int) -> None:
             rates[n].append(got.pages / got.seconds)
             print(
                 f"pg {n} process(es): {got.pages} pages in {got.seconds:.1f} s = "
-                f"{got.pages / got.seconds:.1f} pages/s; fetched twice {_twice(log)}; "
+                f"{got.pages / got.seconds:.1f} pages/s; fetched twice {_twice(log)}; longest "
+                f"pause of a host {_longest_pause(log):.2f} s; "
                 f"{got.split()}"
             )
     one, two = max(rates[1]), max(rates[2])
@@ -165,11 +181,7 @@ def delayed(cluster: Cluster, hosts: int) -> None:
             crawl(cluster, port, hosts, 2, *flags, *limit)
         finally:
             log = server.stop()
-    by_host: dict[str, list[float]] = {}
-    for host, path, at in log:
-        if path != "/robots.txt":
-            by_host.setdefault(host, []).append(at)
-    gaps = [b - a for s in by_host.values() for a, b in itertools.pairwise(sorted(s))]
+    gaps = _gaps(log, ("/robots.txt",))
     starts = [at for _, path, at in log if path != "/robots.txt"]
     span = max(starts) - min(starts) + DELAY
     rate, bound = len(starts) / span, hosts / DELAY
