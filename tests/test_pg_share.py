@@ -9,6 +9,7 @@ from pathlib import Path
 
 from indexer.crawl.frontier.postgres.leases import ASK_AGAIN
 from indexer.crawl.frontier.postgres.store import PgFrontier
+from tests.pg_fixtures import read_elsewhere
 
 HOSTS = [f"h{n}" for n in range(4)]
 LEASE = 0.9  # renewed, and the share looked at, every 0.3 s
@@ -89,3 +90,25 @@ def test_a_host_held_elsewhere_with_nothing_queued_ends_the_wait(
         time.sleep(ASK_AGAIN + 0.05)
         assert second.claim("h", time.time()) is None
         assert second.next_due("h") is None, "nothing queued: the crawl stops waiting for it"
+
+
+def test_hosts_with_nothing_left_do_not_fill_the_share(pg_url: str, tmp_path: Path) -> None:
+    """The crawl stops asking for a host whose last page is in flight: once that page ends,
+    the host's lease goes back at the next look at the share, so the share stays free for
+    hosts that still have URLs queued."""
+    with (
+        PgFrontier(pg_url, tmp_path / "a", lease_seconds=LEASE) as first,
+        PgFrontier(pg_url, tmp_path / "b", lease_seconds=LEASE) as second,
+    ):
+        first.start_run(resume=False)
+        first.add([(f"http://{h}/0", h, 0) for h in HOSTS])
+        in_flight = _claim_all(first)
+        second.start_run(resume=True)
+        _claim_all(second)
+        for url in in_flight:
+            first.finish(url, "indexed", reached=True)
+        first.add([("http://late/0", "late", 1)])
+        time.sleep(LEASE / 3 + 0.05)
+        assert first.claim("late", time.time()) is not None, "the drained hosts went back"
+        owners = read_elsewhere(first, "SELECT host FROM host_leases WHERE owner IS NOT NULL")
+        assert sorted(r[0] for r in owners) == ["late"]

@@ -43,6 +43,14 @@ _ANNOUNCE = (
     "ON CONFLICT (owner) DO UPDATE SET run=excluded.run, expires_at=excluded.expires_at"
 )
 _ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
+#: Held hosts with nothing queued in the run and nothing in flight here go back (the crawl
+#: may have stopped asking for them while their last page was in flight).
+_RELEASE_DRAINED = (
+    "UPDATE host_leases SET owner=NULL, next_allowed_at=GREATEST(next_allowed_at, :next) "
+    "WHERE owner=:me AND NOT (host = ANY(CAST(:busy AS TEXT[]))) AND NOT EXISTS (SELECT 1 "
+    "FROM urls WHERE urls.host=host_leases.host AND urls.state='queued' AND urls.run=:run) "
+    "RETURNING host"
+)
 #: Seconds between two renewals at most (and between two looks at the fair share).
 RENEW_EVERY = 2.0
 #: Seconds at most before a host held by another process (or left to others while this
@@ -212,6 +220,7 @@ class HostLeases:
         hosts = self._count(_ACTIVE_HOSTS, (self.run,))
         self.share = max(1, math.ceil(hosts / (others + 1)))
         busy = set(self._flight.values())
+        self._release_drained(busy)
         staying = [h for h in self._held if h not in self._leaving]
         excess = len(staying) - self.share
         if excess <= 0:
@@ -222,6 +231,15 @@ class HostLeases:
                 self._leaving.add(host)
             else:
                 self.release(host)
+
+    def _release_drained(self, busy: set[str]) -> None:
+        """Give back the held hosts that have nothing left to claim, so that they do not
+        fill this process's share."""
+        params = {"next": self.gap_after(time.time()), "me": self.owner, "run": self.run}
+        rows = self._db.execute(_RELEASE_DRAINED, params | {"busy": sorted(busy)}).fetchall()
+        for row in rows:
+            self._held.pop(str(row[0]), None)
+            self._leaving.discard(str(row[0]))
 
     def _count(self, sql: str, params: tuple[object, ...]) -> int:
         row: Any = self._db.execute(sql, params).fetchone()
