@@ -4,6 +4,7 @@ the application over it, in-process, with Solr at a dead loopback port unless gi
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from aiohttp.test_utils import TestClient
@@ -16,10 +17,16 @@ PASSWORD = "admin-test-password-1234"
 HOSTILE = '<script>alert("x")</script>'
 
 
-def write_frontier(data_dir: Path, pages: int = 3, host: str = "127.0.0.1:9") -> None:
+def write_frontier(
+    data_dir: Path,
+    pages: int = 3,
+    host: str = "127.0.0.1:9",
+    opener: Callable[[Path], Frontier] = Frontier,
+) -> None:
     """A frontier of one finished run: ``pages`` indexed URLs, a 404 with a hostile
-    reason, a URL whose path holds markup, and one ``=cmd`` URL (CSV injection)."""
-    with Frontier(data_dir) as frontier:
+    reason, a URL whose path holds markup, and one ``=cmd`` URL (CSV injection).
+    ``opener`` opens the frontier (SQLite in ``data_dir`` unless told otherwise)."""
+    with opener(data_dir) as frontier:
         frontier.start_run(False)
         urls = [f"http://{host}/p{i:03d}.html" for i in range(pages)]
         urls += [
@@ -37,13 +44,17 @@ def write_frontier(data_dir: Path, pages: int = 3, host: str = "127.0.0.1:9") ->
         frontier.set_phase("finished", 0, "")
 
 
-def make_client_app(data_dir: Path | None, solr_url: str, password: str = PASSWORD) -> object:
-    """The ``indexer serve`` application over ``data_dir`` with the given password."""
+def make_client_app(
+    data_dir: Path | None, solr_url: str, password: str = PASSWORD, frontier: str = ""
+) -> object:
+    """The ``indexer serve`` application over ``data_dir`` (or the shared ``frontier``,
+    ``frontier.url``) with the given password."""
     loaded = load_settings(None, {"solr.url": solr_url, "crawl.data_dir": data_dir})
     config = WebConfig(
         SolrSettings(url=solr_url, timeout=5),
         admin_password=password,
         data_dir=data_dir,
+        frontier=frontier or None,
         loaded=loaded,
     )
     return make_app(config)

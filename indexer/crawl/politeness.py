@@ -4,6 +4,11 @@ The delay of a host is the larger of ``fetch.delay`` and its robots.txt ``Crawl-
 (RFC 9309 leaves Crawl-delay undefined; we honour it up to ``fetch.crawl_delay_cap``). A
 ``Retry-After`` answer slows the whole host until then, not only that URL. Times are
 ``time.monotonic()`` seconds.
+
+With a frontier shared by several crawl processes the Crawl-delay and a Retry-After hold
+are also handed to a :class:`SharedPoliteness` (the host's lease row,
+:mod:`indexer.crawl.frontier.postgres.leases`), so the process that fetches the host next
+keeps them.
 """
 
 from __future__ import annotations
@@ -11,9 +16,22 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 #: Seconds added to a host's delay after a request is written (see :meth:`Politeness.sent`).
 GAP_MARGIN = 0.005
+
+
+class SharedPoliteness(Protocol):
+    """Where a host's politeness is kept for the other crawl processes of a shared frontier."""
+
+    def crawl_delay(self, host: str, seconds: float) -> None:
+        """Keep ``host``'s Crawl-delay (capped, seconds)."""
+        ...
+
+    def hold(self, host: str, until: float) -> None:
+        """Hold every request to ``host`` until ``until`` (epoch seconds)."""
+        ...
 
 
 @dataclass(slots=True)
@@ -31,20 +49,33 @@ class Politeness:
         delay: minimum seconds between request starts on one host.
         per_host: requests in flight per host.
         crawl_delay_cap: largest robots.txt Crawl-delay honoured (s).
+        shared: where Crawl-delays and Retry-After holds are handed on to other processes
+            (None: this process alone crawls its hosts).
     """
 
-    def __init__(self, delay: float, per_host: int, crawl_delay_cap: float) -> None:
+    def __init__(
+        self,
+        delay: float,
+        per_host: int,
+        crawl_delay_cap: float,
+        shared: SharedPoliteness | None = None,
+    ) -> None:
         self._delay = delay
         self._per_host = per_host
         self._cap = crawl_delay_cap
         self._hosts: dict[str, _Host] = {}
+        self._shared = shared
 
     def _host(self, host: str) -> _Host:
         return self._hosts.setdefault(host, _Host())
 
     def set_crawl_delay(self, host: str, seconds: float | None) -> None:
-        """Apply a robots.txt Crawl-delay (capped) to ``host``."""
-        self._host(host).crawl_delay = min(seconds or 0.0, self._cap)
+        """Apply a robots.txt Crawl-delay (capped) to ``host``; a changed one is handed on
+        (``shared``)."""
+        state, capped = self._host(host), min(seconds or 0.0, self._cap)
+        if self._shared is not None and capped != state.crawl_delay:
+            self._shared.crawl_delay(host, capped)
+        state.crawl_delay = capped
 
     def delay_of(self, host: str) -> float:
         """Seconds between request starts on ``host``."""
@@ -91,6 +122,8 @@ class Politeness:
         state = self._host(host)
         state.next_start = max(state.next_start, time.monotonic() + seconds)
         state.held_until = max(state.held_until, time.monotonic() + seconds)
+        if self._shared is not None:
+            self._shared.hold(host, time.time() + seconds)
 
     def held(self, longer_than: float = 1.0) -> dict[str, float]:
         """Hosts held by a Retry-After for more than ``longer_than`` seconds from now.

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,8 @@ class DocumentSink:
         on_commit: called when the final commit begins.
         buried: whether a document id was deleted by ``indexer delete`` and not crawled
             again (:mod:`indexer.crawl.frontier.tombstones`): its document is not written.
+        buried_among: the buried ids among those given, asked by the index stage before
+            each batch it sends (a delete by another process meanwhile).
 
     Attributes:
         failure: one line when the index stage gave up (credentials or schema refused for
@@ -68,6 +70,7 @@ class DocumentSink:
         client: SolrClient | None = None,
         on_commit: Callable[[], None] | None = None,
         buried: Callable[[str], bool] | None = None,
+        buried_among: Callable[[Iterable[str]], set[str]] | None = None,
     ) -> None:
         self._settings = settings
         self._out_path = out
@@ -83,6 +86,7 @@ class DocumentSink:
         self._client = client
         self._on_commit = on_commit
         self._buried = buried
+        self._buried_among = buried_among
         self.removed_chars = 0
         self._out: OutFile | None = None
         self._outbox: Outbox | None = None
@@ -106,6 +110,7 @@ class DocumentSink:
                 on_rejected=self._on_rejected,
                 on_indexed=self._on_indexed,
                 on_commit=self._on_commit,
+                buried_among=self._buried_among,
             )
             self._task = asyncio.create_task(self._index.run())
             self._task.add_done_callback(self._stage_ended)

@@ -13,6 +13,8 @@
   halves until the bad document is isolated; it is reported through ``on_rejected`` and
   dropped, the rest is indexed.
 - When the crawl ends, a single hard commit makes everything visible.
+- Before each batch, adds of ids that ``indexer delete`` buried meanwhile (``buried_among``,
+  :meth:`indexer.crawl.frontier.tombstones.Tombstones.buried_among`) are dropped unsent.
 
 Every Solr call runs in a daemon thread (:func:`indexer.index.client.in_thread`), so a
 stopped crawl cancels the stage at once and what was not acknowledged stays in the outbox.
@@ -24,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import tenacity
 
@@ -55,6 +57,8 @@ class IndexStage:
         on_rejected: called as ``(doc_id, solr_message)`` for a document Solr refuses.
         on_indexed: called with the number of documents acknowledged.
         on_commit: called once when the final commit begins.
+        buried_among: the ids of those given that were deleted since they were queued
+            (their adds are dropped, not sent); None: nothing is checked.
     """
 
     def __init__(
@@ -65,8 +69,10 @@ class IndexStage:
         on_rejected: RejectedCallback,
         on_indexed: Callable[[int], None],
         on_commit: Callable[[], None] | None = None,
+        buried_among: Callable[[Iterable[str]], set[str]] | None = None,
     ) -> None:
         self._outbox = outbox
+        self._buried_among = buried_among
         self._writer = writer
         self._cfg = cfg
         self._on_rejected = on_rejected
@@ -107,6 +113,9 @@ class IndexStage:
             if len(batch) < self._cfg.batch_size and not self._closing:
                 await self._wait_for_work(timeout=0.5)
                 batch = self._outbox.pending(self._cfg.batch_size, self._cfg.batch_bytes)
+            batch = self._drop_buried(batch)
+            if not batch:
+                continue
             try:
                 await self._send(batch)
             except SolrError as exc:
@@ -114,6 +123,18 @@ class IndexStage:
                 continue
             self._recovered()
         await self._commit_with_retry()
+
+    def _drop_buried(self, batch: list[Change]) -> list[Change]:
+        """The batch without the adds of buried ids (acknowledged: they are not sent)."""
+        if self._buried_among is None:
+            return batch
+        gone = self._buried_among(c.doc_id for c in batch if c.action == "add")
+        if not gone:
+            return batch
+        dropped = [c for c in batch if c.action == "add" and c.doc_id in gone]
+        self._outbox.ack(dropped)
+        log.info("%d add(s) of deleted documents dropped from the outbox", len(dropped))
+        return [c for c in batch if not (c.action == "add" and c.doc_id in gone)]
 
     async def _wait_for_work(self, timeout: float = 1.0) -> None:
         self._wake.clear()

@@ -122,7 +122,8 @@ class Crawler:
         self.stats = RunStats()
         self.scope = build_scope(settings.crawl, options.narrow_include, options.narrow_exclude)
         fetch = settings.fetch
-        self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap)
+        shared = frontier.shared.politeness if frontier.shared else None  # the lease rows
+        self.politeness = Politeness(fetch.delay, fetch.per_host, fetch.crawl_delay_cap, shared)
         self.retry = RetryPolicy.from_settings(fetch)
         self.ledger = Ledger(frontier, self.stats)
         self.phases = RunPhases(frontier, options.stop)
@@ -138,6 +139,7 @@ class Crawler:
             client=options.client,
             on_commit=lambda: self.phases.enter(Phase.COMMITTING),
             buried=frontier.tombstones.buries,
+            buried_among=frontier.tombstones.buried_among,
         )
         self.aliases = SiteAliases()
         self.login = LoginRules(settings.crawl)

@@ -5,6 +5,8 @@ every host whose politeness slot is free (:mod:`indexer.crawl.politeness`), with
 ``fetch.concurrency`` in flight and the ``crawl.max_pages`` / ``max_pages_per_host``
 limits; each claimed URL is visited in its own task. It also admits new URLs: normalized,
 rewritten to the site's preferred origin, checked against the scope (:mod:`indexer.crawl.scope`).
+On a frontier other processes share (``Frontier.shared``) it also looks every
+:data:`REWATCH` seconds for hosts they queued (outlinks to hosts this process never saw).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from indexer.report import RunStats
 from indexer.settings import Settings
 
 Visit = Callable[[Claimed], Coroutine[Any, Any, None]]
+#: Seconds between two looks at the hosts other processes queued (a shared frontier).
+REWATCH = 2.0
 
 
 class Dispatcher:
@@ -58,6 +62,9 @@ class Dispatcher:
         self.seed_urls: set[str] = set()
         self._fetched = 0
         self._hosts: set[str] = set()
+        self._watched = time.monotonic()
+        #: Seconds between two looks at the hosts others queued (:meth:`watch_others`).
+        self.rewatch = REWATCH
         self._tasks: set[asyncio.Task[None]] = set()
 
     def resume_counts(self) -> None:
@@ -68,6 +75,14 @@ class Dispatcher:
     def watch_queued_hosts(self) -> None:
         """Take every host with queued URLs in the frontier as a candidate."""
         self._hosts = set(self.frontier.hosts_with_queued())
+        self._watched = time.monotonic()
+
+    def watch_others(self) -> None:
+        """On a shared frontier, take up the hosts with queued URLs that other processes
+        queued, every :attr:`rewatch` seconds (one query; nothing for SQLite)."""
+        if self.frontier.shared is not None and time.monotonic() - self._watched >= self.rewatch:
+            self._hosts.update(self.frontier.hosts_with_queued())
+            self._watched = time.monotonic()
 
     # -- admission -------------------------------------------------------------------------
 
@@ -145,6 +160,7 @@ class Dispatcher:
         while not stop.is_set():
             self.frontier.commit_due()  # the grouped writes of pages done by now
             await ready()
+            self.watch_others()
             wait = self._launch(visit)
             if not self._tasks and wait is None:
                 break

@@ -2,7 +2,8 @@
 
 1. Grace: documents of the crawled hosts whose URL ended the run with a deleting outcome
    (:func:`indexer.pipeline.grace.counts_as_missed`: a 404, ``login-required``, …) count
-   one missed run (:class:`MissedRuns`, ``missed.sqlite3`` in the data directory); after
+   one missed run (:class:`MissedRuns`, ``missed.sqlite3`` in the data directory, or the
+   ``missed`` table of a shared PostgreSQL frontier, :func:`missed_runs`); after
    ``reindex.delete_grace_runs`` missed runs in a row they are planned for deletion. A
    document reached resets its count; one not fetched (limits) or failing with a ``keep``
    outcome (network, 5xx, site-wide duplicate) leaves it as it was: only answers confirm a
@@ -22,6 +23,8 @@ from pathlib import Path
 
 from indexer.crawl.datadir import DataDir, StateKind, backup, open_state
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.sql import Connection
+from indexer.crawl.frontier.transaction import Transaction
 from indexer.pipeline.grace import counts_as_missed
 from indexer.settings import Settings
 
@@ -54,37 +57,44 @@ class Refusal:
 
 
 class MissedRuns:
-    """Counts, per document id, the reindex runs in a row that did not reach it (SQLite).
+    """Counts, per document id, the reindex runs in a row that did not reach it.
 
     Args:
         path: database file under the data directory (created when missing).
+        shared: instead, the connection of a shared frontier whose ``missed`` table holds
+            the counts (PostgreSQL, :mod:`indexer.crawl.frontier.shared`; not closed here).
 
     Raises:
         StateError: the file is broken, foreign or newer.
     """
 
-    def __init__(self, path: Path) -> None:
-        self._db: sqlite3.Connection = open_state(path, MISSED, create=True)
+    def __init__(self, path: Path | None = None, *, shared: Connection | None = None) -> None:
+        self._file: sqlite3.Connection | None = None
+        if shared is not None:
+            self._db: Connection = shared
+            return
+        assert path is not None, "a path or a shared connection"
+        self._file = self._db = open_state(path, MISSED, create=True)
 
     def close(self) -> None:
-        """Close the database."""
-        self._db.close()
+        """Close the database (a file of its own; a shared connection stays open)."""
+        if self._file is not None:
+            self._file.close()
 
     def update(self, reached: set[str], in_solr: list[str]) -> dict[str, int]:
         """Reset reached ids, count one more miss for the others; returns their counts."""
         counts: dict[str, int] = {}
-        self._db.execute("BEGIN")
-        for doc_id in in_solr:
-            if doc_id in reached:
-                self._db.execute("DELETE FROM missed WHERE id=?", (doc_id,))
-                continue
-            row = self._db.execute(
-                "INSERT INTO missed (id, runs) VALUES (?, 1) ON CONFLICT(id) DO UPDATE "
-                "SET runs = runs + 1 RETURNING runs",
-                (doc_id,),
-            ).fetchone()
-            counts[doc_id] = int(row[0])
-        self._db.execute("COMMIT")
+        with Transaction(self._db):
+            for doc_id in in_solr:
+                if doc_id in reached:
+                    self._db.execute("DELETE FROM missed WHERE id=?", (doc_id,))
+                    continue
+                row = self._db.execute(
+                    "INSERT INTO missed (id, runs) VALUES (?, 1) ON CONFLICT(id) DO UPDATE "
+                    "SET runs = missed.runs + 1 RETURNING runs",
+                    (doc_id,),
+                ).fetchone()
+                counts[doc_id] = int(row[0])
         return counts
 
     def forget(self, ids: list[str]) -> None:
@@ -92,8 +102,21 @@ class MissedRuns:
         self._db.executemany("DELETE FROM missed WHERE id=?", [(i,) for i in ids])
 
     def copy_to(self, target: Path) -> None:
-        """Write a consistent copy of the counts to ``target`` (dry runs)."""
-        backup(self._db, target)
+        """Write a consistent copy of the counts (a file of its own) to ``target`` (dry runs)."""
+        assert self._file is not None, "a dry run copies the counts of a data directory"
+        backup(self._file, target)
+
+
+def missed_runs(frontier: Frontier, data_dir: Path) -> MissedRuns:
+    """The grace counters of ``frontier``'s crawl: in its shared database (PostgreSQL: every
+    process and machine counts in one table), else ``missed.sqlite3`` of ``data_dir``.
+
+    Raises:
+        StateError: a broken, foreign or newer ``missed.sqlite3``.
+    """
+    if frontier.shared is not None:
+        return MissedRuns(shared=frontier.shared.db)
+    return MissedRuns(DataDir(data_dir).missed)
 
 
 def reconcile(
@@ -109,7 +132,7 @@ def reconcile(
     Args:
         settings: ``reindex.delete_grace_runs`` is read.
         frontier: the run's frontier (which ids it reached per host).
-        data_dir: where ``missed.sqlite3`` lives.
+        data_dir: where ``missed.sqlite3`` lives (a shared frontier keeps the counts).
         in_index: the document ids Solr holds, by host.
         planned: planned deletes by host, updated in place.
         in_scope: whether an id is inside this job's scope (``crawl.include`` /
@@ -120,7 +143,7 @@ def reconcile(
     """
     grace = settings.reindex.delete_grace_runs
     totals: dict[str, int] = {}
-    missed = MissedRuns(DataDir(data_dir).missed)
+    missed = missed_runs(frontier, data_dir)
     try:
         for host, ids in in_index.items():
             in_solr = [doc_id for doc_id in ids if in_scope(doc_id)]
@@ -161,7 +184,7 @@ def guard(
 def forget(data_dir: Path, frontier: Frontier, ids: list[str]) -> None:
     """Drop deleted ids from the frontier and the missed-runs counts."""
     frontier.forget(ids)
-    missed = MissedRuns(DataDir(data_dir).missed)
+    missed = missed_runs(frontier, data_dir)
     try:
         missed.forget(ids)
     finally:

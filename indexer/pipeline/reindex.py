@@ -169,8 +169,8 @@ async def _dry_run(
     """Run the job on a copy of the frontier and missed-runs counts; nothing is sent."""
     data_dir = settings.crawl.data_dir
     with tempfile.TemporaryDirectory(prefix="indexer-dry-run-") as tmp:
-        frontier.copy_to(Path(tmp))
-        if DataDir(data_dir).missed.exists():
+        frontier.copy_to(Path(tmp))  # a shared frontier copies its grace counters too
+        if frontier.shared is None and DataDir(data_dir).missed.exists():
             missed = MissedRuns(DataDir(data_dir).missed)
             try:
                 missed.copy_to(DataDir(Path(tmp)).missed)

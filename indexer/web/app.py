@@ -78,7 +78,12 @@ def make_app(config: WebConfig) -> web.Application:
     app.router.add_get("/api/search", api_search)
     app.router.add_static("/static/", HERE / "static", name="static", append_version=True)
     admin = AdminContext(
-        config.solr, config.data_dir, config.admin_password, config.loaded, config.config_file
+        config.solr,
+        config.data_dir,
+        config.admin_password,
+        config.loaded,
+        config.config_file,
+        config.frontier or "",
     )
     setup_admin(app, admin)
     return app

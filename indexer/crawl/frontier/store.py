@@ -24,6 +24,7 @@ from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
 from indexer.crawl.frontier.schema import FRONTIER, LATER_INDEXES, NO_CRAWL, upgrade
+from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.tombstones import Tombstones
 from indexer.errors import StateError
 
@@ -65,6 +66,9 @@ class Frontier(RecrawlRecords, GroupedCommits):
         CrawlLockedError: another process holds the lock on ``data_dir``.
         StateError: the frontier is broken, foreign or newer, or missing and not ``create``.
     """
+
+    #: Set by a frontier other processes share (:mod:`.shared`); None: this process alone.
+    shared: SharedState | None = None
 
     def __init__(self, data_dir: Path, *, create: bool = True) -> None:
         self.data_dir = DataDir(data_dir)

@@ -24,6 +24,8 @@ class AdminContext:
         loaded: the effective settings and their sources (``/admin/settings``, the
             reindex child), None in tests that need neither.
         config_file: the ``--config`` file the server was started with.
+        frontier_url: the shared PostgreSQL frontier (``frontier.url``), read instead of
+            ``data_dir``'s frontier; '' for SQLite.
     """
 
     solr: SolrSettings
@@ -31,6 +33,7 @@ class AdminContext:
     password: str
     loaded: LoadedSettings | None = None
     config_file: Path | None = None
+    frontier_url: str = ""
 
 
 ADMIN = web.AppKey("admin", AdminContext)

@@ -28,7 +28,7 @@ from indexer.web.admin.job_store import JobStore
 from indexer.web.admin.jobs import Jobs, reindex_command
 from indexer.web.admin.render import environment, printable
 from indexer.web.admin.solr_state import solr_state, stored_document
-from indexer.web.admin.state import doc_state, overview, url_batch, url_page
+from indexer.web.admin.state import doc_state, location, overview, url_batch, url_page
 
 #: Rows of the outcome table per page.
 PAGE_SIZE = 50
@@ -105,10 +105,12 @@ async def dashboard(request: web.Request) -> web.Response:
     """``GET /admin``: runs, a running crawl's live progress, Solr, the last reindex."""
     ctx = request.app[ADMIN]
     state, solr = await asyncio.gather(
-        asyncio.to_thread(overview, ctx.data_dir), asyncio.to_thread(solr_state, ctx.solr)
+        asyncio.to_thread(overview, ctx.data_dir, ctx.frontier_url),
+        asyncio.to_thread(solr_state, ctx.solr),
     )
     live = next((r for r in state.runs if r.running), None)
-    return page(request, "home.html", state=state, solr=solr, live=live, data_dir=ctx.data_dir)
+    where = location(ctx.data_dir, ctx.frontier_url)
+    return page(request, "home.html", state=state, solr=solr, live=live, data_dir=where)
 
 
 def url_filter(request: web.Request) -> UrlFilter:
@@ -132,11 +134,12 @@ async def urls(request: web.Request) -> web.Response:
     ctx = request.app[ADMIN]
     flt = url_filter(request)
     number = _page_number(request.query.get("page"))
-    if ctx.data_dir is None:
+    if ctx.data_dir is None and not ctx.frontier_url:
         return page(request, "urls.html", flt=flt, problem="no data directory configured")
+    offset = (number - 1) * PAGE_SIZE
     try:
         listing = await asyncio.to_thread(
-            url_page, ctx.data_dir, flt, (number - 1) * PAGE_SIZE, PAGE_SIZE
+            url_page, ctx.data_dir, flt, offset, PAGE_SIZE, ctx.frontier_url
         )
     except StateError as exc:
         return page(request, "urls.html", flt=flt, problem=str(exc))
@@ -159,11 +162,12 @@ async def urls_csv(request: web.Request) -> web.StreamResponse:
     so that spreadsheet programs read the Japanese right), streamed in batches of
     :data:`CSV_BATCH` rows."""
     ctx = request.app[ADMIN]
-    if ctx.data_dir is None:
+    if ctx.data_dir is None and not ctx.frontier_url:
         raise web.HTTPNotFound()
     flt = url_filter(request)
+    shared = ctx.frontier_url
     try:
-        batch = await asyncio.to_thread(url_batch, ctx.data_dir, flt, "", CSV_BATCH)
+        batch = await asyncio.to_thread(url_batch, ctx.data_dir, flt, "", CSV_BATCH, shared)
     except StateError as exc:
         raise web.HTTPNotFound(text=str(exc)) from None
     response = web.StreamResponse(
@@ -182,7 +186,8 @@ async def urls_csv(request: web.Request) -> web.StreamResponse:
         await response.write(_csv(lines).encode("utf-8"))
         if len(batch) < CSV_BATCH:
             break
-        batch = await asyncio.to_thread(url_batch, ctx.data_dir, flt, batch[-1].url, CSV_BATCH)
+        last = batch[-1].url
+        batch = await asyncio.to_thread(url_batch, ctx.data_dir, flt, last, CSV_BATCH, shared)
     await response.write_eof()
     return response
 
@@ -215,7 +220,7 @@ async def doc(request: web.Request) -> web.Response:
         return page(
             request, "doc.html", 400, doc_id=shown_id, fields=None, state=None, problem=problem
         )
-    state = await asyncio.to_thread(doc_state, ctx.data_dir, doc_id)
+    state = await asyncio.to_thread(doc_state, ctx.data_dir, doc_id, ctx.frontier_url)
     problem = ""
     try:
         fields = await asyncio.to_thread(stored_document, ctx.solr, doc_id)

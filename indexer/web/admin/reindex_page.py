@@ -19,7 +19,7 @@ from aiohttp import web
 from indexer.web.admin.auth import see_other
 from indexer.web.admin.context import ADMIN, page
 from indexer.web.admin.jobs import PLAN_SHOWN, Jobs
-from indexer.web.admin.state import RunRow, overview
+from indexer.web.admin.state import Overview, RunRow, overview
 
 JOBS = web.AppKey("admin_jobs", Jobs)
 #: What exit 3 means, and who should look (README, "Nightly jobs").
@@ -46,7 +46,7 @@ async def reindex_view(request: web.Request) -> web.Response:
     """``GET /admin/reindex``: the running job with its progress, the last plan and run."""
     jobs = request.app.get(JOBS)
     running = jobs.running if jobs is not None else None
-    state = await asyncio.to_thread(overview, request.app[ADMIN].data_dir)
+    state = await _overview(request)
     live = _live_reindex(state.runs)
     last = jobs.last if jobs is not None else {}
     return page(
@@ -63,6 +63,12 @@ async def reindex_view(request: web.Request) -> web.Response:
     )
 
 
+async def _overview(request: web.Request) -> Overview:
+    """The dashboard's runs, read off the loop from the server's frontier."""
+    ctx = request.app[ADMIN]
+    return await asyncio.to_thread(overview, ctx.data_dir, ctx.frontier_url)
+
+
 def _live_reindex(runs: Sequence[RunRow]) -> RunRow | None:
     """A reindex running now with fresh progress, whoever started it (this page, the
     nightly timer, a shell)."""
@@ -73,7 +79,7 @@ async def _start(request: web.Request, kind: str) -> web.StreamResponse:
     jobs = request.app.get(JOBS)
     if jobs is None:
         raise web.HTTPNotFound(text="no data directory: nothing to reindex")
-    state = await asyncio.to_thread(overview, request.app[ADMIN].data_dir)
+    state = await _overview(request)
     if _live_reindex(state.runs) is not None or await jobs.start(kind) is None:
         raise web.HTTPConflict(text="a reindex job is running already")
     return see_other("/admin/reindex")

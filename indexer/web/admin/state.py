@@ -1,8 +1,10 @@
-"""What the admin views read from the crawl state, the frontier of ``crawl.data_dir``.
+"""What the admin views read from the crawl state, the frontier of ``crawl.data_dir`` or the
+shared PostgreSQL frontier of ``frontier.url`` (``frontier_url`` below, '' for SQLite).
 
-Read through :class:`~indexer.crawl.frontier.view.FrontierView` (read-only, no lock), so a
-crawl or reindex running in another process goes on undisturbed while a page shows its
-progress. Each call opens and closes the view in a worker thread's turn of its own.
+Read through :class:`~indexer.crawl.frontier.view.FrontierView` (read-only, no lock;
+:func:`~indexer.crawl.frontier.opening.open_view` chooses the backend), so a crawl or
+reindex running in another process goes on undisturbed while a page shows its progress.
+Each call opens and closes the view in a worker thread's turn of its own.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from indexer.crawl.frontier.browse import UrlFilter, UrlRow
 from indexer.crawl.frontier.history import HistoryEntry
+from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.progress import INTERVAL, Progress
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
@@ -71,13 +74,14 @@ class Overview:
     problem: str = ""
 
 
-def overview(data_dir: Path | None) -> Overview:
-    """The runs of ``data_dir`` (:data:`RUNS_SHOWN`, newest first) and its latest reindex;
-    a missing or broken frontier is said in ``problem``, never raised."""
-    if data_dir is None:
+def overview(data_dir: Path | None, frontier_url: str = "") -> Overview:
+    """The runs of ``data_dir``'s frontier, or of ``frontier_url``'s (:data:`RUNS_SHOWN`,
+    newest first) and its latest reindex; a missing or broken frontier is said in
+    ``problem``, never raised."""
+    if data_dir is None and not frontier_url:
         return Overview(problem="no data directory (crawl.data_dir) configured")
     try:
-        with FrontierView(data_dir) as view:
+        with _view(data_dir, frontier_url) as view:
             times = view.run_times()
             progress = view.progress.all()
             rows = [
@@ -100,27 +104,31 @@ class UrlPage:
     hosts: list[str]
 
 
-def url_page(data_dir: Path, flt: UrlFilter, offset: int, limit: int) -> UrlPage:
+def url_page(
+    data_dir: Path | None, flt: UrlFilter, offset: int, limit: int, frontier_url: str = ""
+) -> UrlPage:
     """The URLs ``flt`` lets through, ``limit`` from ``offset``, with the total.
 
     Raises:
-        StateError: no frontier in ``data_dir``, or a broken one.
+        StateError: no frontier in ``data_dir`` (or at ``frontier_url``), or a broken one.
     """
-    with FrontierView(data_dir) as view:
+    with _view(data_dir, frontier_url) as view:
         outcomes, hosts = view.browse.choices()
         return UrlPage(
             list(view.browse.rows(flt, offset, limit)), view.browse.count(flt), outcomes, hosts
         )
 
 
-def url_batch(data_dir: Path, flt: UrlFilter, after: str, limit: int) -> list[UrlRow]:
+def url_batch(
+    data_dir: Path | None, flt: UrlFilter, after: str, limit: int, frontier_url: str = ""
+) -> list[UrlRow]:
     """The next ``limit`` URLs ``flt`` lets through after ``after`` (the CSV download, in
     batches: a crawl running meanwhile may add or change rows between two batches).
 
     Raises:
         StateError: as :func:`url_page`.
     """
-    with FrontierView(data_dir) as view:
+    with _view(data_dir, frontier_url) as view:
         return view.browse.rows_after(flt, after, limit)
 
 
@@ -132,14 +140,14 @@ class DocState:
     explanation: list[dict[str, str]]
 
 
-def doc_state(data_dir: Path | None, url: str) -> DocState:
+def doc_state(data_dir: Path | None, url: str, frontier_url: str = "") -> DocState:
     """The outcome history (newest first) and the stored extraction explanation (one
     ``{"action", "reason", "path", "text"}`` per decision) of ``url``; empty when the
     frontier is missing or does not know it."""
-    if data_dir is None:
+    if data_dir is None and not frontier_url:
         return DocState([], [])
     try:
-        with FrontierView(data_dir) as view:
+        with _view(data_dir, frontier_url) as view:
             history = view.history.of(url)
             lines = view.extract_state.explanation(url) or ""
     except StateError:
@@ -153,3 +161,18 @@ def doc_state(data_dir: Path | None, url: str) -> DocState:
         if isinstance(item, dict):
             decisions.append({k: str(item.get(k, "")) for k in DECISION_KEYS})
     return DocState(history, decisions)
+
+
+def _view(data_dir: Path | None, frontier_url: str) -> FrontierView:
+    """The read-only view of the frontier at ``frontier_url``, else of ``data_dir``'s."""
+    return open_view(data_dir or Path(), frontier_url)
+
+
+def location(data_dir: Path | None, frontier_url: str) -> str:
+    """Where the crawl state is read, as shown: the frontier's URL without its password,
+    else the data directory ('' when neither is configured)."""
+    if frontier_url:
+        from indexer.crawl.frontier.postgres.connection import redact  # psycopg when asked
+
+        return redact(frontier_url)
+    return str(data_dir or "")

@@ -9,8 +9,13 @@ host is beyond its fair share while other processes crawl (:meth:`HostLeases._ba
 when the process ends. Each claim moves ``next_allowed_at`` to the claim time plus the
 host's delay, and a release to the release time plus the delay (a request may start later
 than its claim), so a process that takes a host over never starts its first request sooner
-than the delay after the last one; per-host concurrency needs nothing more, since only the
-holder fetches.
+than the delay after the last one. The host's own politeness lives in the row too: its
+robots.txt Crawl-delay (``crawl_delay``, the claim's gap is the larger of it and the delay)
+and a Retry-After hold (``held_until``, which also moves ``next_allowed_at``), written by the
+process that learnt them (:meth:`HostLeases.crawl_delay`, :meth:`HostLeases.hold`) and read
+by the one that takes the host next, so a takeover never shortens the host's gap. Per-host
+concurrency needs nothing more: only the holder fetches, and ``--join`` refuses a process
+whose ``fetch.per_host`` differs (:mod:`indexer.pipeline.join`).
 
 A process killed with -9 renews nothing: at ``expires_at`` another process takes its hosts
 over, and the URLs it left ``fetching`` on them are queued again (at most the pages that
@@ -33,7 +38,16 @@ _TAKE = (
     "WITH free AS (SELECT host, owner FROM host_leases WHERE host=:host AND "
     "(owner IS NULL OR owner=:me OR expires_at < :now) FOR UPDATE SKIP LOCKED) "
     "UPDATE host_leases AS l SET owner=:me, expires_at=:exp FROM free WHERE l.host=free.host "
-    "RETURNING l.next_allowed_at, free.owner"
+    "RETURNING l.next_allowed_at, free.owner, l.crawl_delay"
+)
+_ENSURE = "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING"
+_CRAWL_DELAY = (
+    "UPDATE host_leases SET crawl_delay=:delay, "
+    "next_allowed_at=GREATEST(next_allowed_at, :next) WHERE host=:host"
+)
+_HOLD = (
+    "UPDATE host_leases SET held_until=GREATEST(held_until, :until), "
+    "next_allowed_at=GREATEST(next_allowed_at, :until) WHERE host=:host"
 )
 _REQUEUE = "UPDATE urls SET state='queued' WHERE host=? AND state='fetching' AND run=?"
 _RENEW = "UPDATE host_leases SET expires_at=? WHERE owner=? RETURNING host"
@@ -42,13 +56,19 @@ _ANNOUNCE = (
     "INSERT INTO crawl_processes (owner, run, expires_at) VALUES (?, ?, ?) "
     "ON CONFLICT (owner) DO UPDATE SET run=excluded.run, expires_at=excluded.expires_at"
 )
+#: A lease given back: its next request a gap (the delay or the row's Crawl-delay) after
+#: now, every request of it here having started by now (``:now``, ``:delay``).
+_FREE = (
+    "owner=NULL, next_allowed_at=GREATEST(next_allowed_at, CASE WHEN GREATEST(:delay, "
+    "crawl_delay) > 0 THEN :now + GREATEST(:delay, crawl_delay) ELSE 0 END)"
+)
 _ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
 #: Held hosts with nothing queued in the run and nothing in flight here go back (the crawl
 #: may have stopped asking for them while their last page was in flight).
 _RELEASE_DRAINED = (
-    "UPDATE host_leases SET owner=NULL, next_allowed_at=GREATEST(next_allowed_at, :next) "
-    "WHERE owner=:me AND NOT (host = ANY(CAST(:busy AS TEXT[]))) AND NOT EXISTS (SELECT 1 "
-    "FROM urls WHERE urls.host=host_leases.host AND urls.state='queued' AND urls.run=:run) "
+    f"UPDATE host_leases SET {_FREE} WHERE owner=:me AND NOT (host = ANY(CAST(:busy AS TEXT[]))) "
+    "AND NOT EXISTS (SELECT 1 FROM urls WHERE urls.host=host_leases.host "
+    "AND urls.state='queued' AND urls.run=:run) "
     "RETURNING host"
 )
 #: Seconds between two renewals at most (and between two looks at the fair share).
@@ -66,6 +86,7 @@ def owner_id() -> str:
 @dataclass
 class _Held:
     next_allowed: float  # epoch seconds
+    crawl_delay: float = 0.0  # the row's robots.txt Crawl-delay (s)
 
 
 class HostLeases:
@@ -122,17 +143,15 @@ class HostLeases:
         if row[1] is not None and row[1] != self.owner:
             self._db.execute(_REQUEUE, (host, run))
         self._foreign.pop(host, None)
-        self._held[host] = _Held(float(row[0]))
+        self._held[host] = _Held(float(row[0]), float(row[2]))
         return float(row[0])
 
     def _take_row(self, host: str, now: float) -> Any:
-        """The lease row taken (``next_allowed_at, previous owner``), or None when another
-        process holds it; a host never seen gets its row first."""
+        """The lease row taken (``next_allowed_at, previous owner, crawl_delay``), or None
+        when another process holds it; a host never seen gets its row first."""
         params = {"host": host, "me": self.owner, "now": now, "exp": now + self.seconds}
         if host not in self._rows:
-            self._db.execute(
-                "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING", (host,)
-            )
+            self._db.execute(_ENSURE, (host,))
             self._rows.add(host)
         return self._db.execute(_TAKE, params).fetchone()
 
@@ -140,17 +159,41 @@ class HostLeases:
         """When a host held by another process is asked for again (epoch), else None."""
         return self._foreign.get(host)
 
-    def gap_after(self, now: float) -> float:
-        """``next_allowed_at`` after a claim at ``now``: a delay later (0 without a delay:
-        no gap to keep)."""
-        return now + self.delay if self.delay > 0 else 0.0
+    def gap_after(self, now: float, host: str = "") -> float:
+        """``next_allowed_at`` after a claim of ``host`` at ``now``: the larger of the delay
+        and the host's Crawl-delay in its row later (0 without either: no gap to keep)."""
+        held = self._held.get(host)
+        gap = max(self.delay, held.crawl_delay if held is not None else 0.0)
+        return now + gap if gap > 0 else 0.0
 
     def claimed(self, url: str, host: str, now: float) -> None:
         """``url`` of ``host`` was claimed at ``now``: the next may start a delay later."""
         self._flight[url] = host
         held = self._held.get(host)
         if held is not None:
-            held.next_allowed = max(held.next_allowed, self.gap_after(now))
+            held.next_allowed = max(held.next_allowed, self.gap_after(now, host))
+
+    def crawl_delay(self, host: str, seconds: float) -> None:
+        """Store ``host``'s robots.txt Crawl-delay (capped, s) in its lease row, for
+        whichever process holds the host next (:class:`~indexer.crawl.politeness.Politeness`
+        calls it when the delay it learnt changes, just before the host's next request:
+        that request and the next claim are a Crawl-delay apart)."""
+        after = time.time() + seconds
+        self._db.execute(_ENSURE, (host,))
+        self._db.execute(_CRAWL_DELAY, {"delay": seconds, "next": after, "host": host})
+        held = self._held.get(host)
+        if held is not None:
+            held.crawl_delay = seconds
+            held.next_allowed = max(held.next_allowed, after)
+
+    def hold(self, host: str, until: float) -> None:
+        """Hold every request to ``host`` until ``until`` (epoch s; a Retry-After answer,
+        RFC 9110 §10.2.3) in its lease row: no process claims a URL of it sooner."""
+        self._db.execute(_ENSURE, (host,))
+        self._db.execute(_HOLD, {"until": until, "host": host})
+        held = self._held.get(host)
+        if held is not None:
+            held.next_allowed = max(held.next_allowed, until)
 
     def ended(self, url: str) -> None:
         """A claimed URL is no longer in flight (finished, queued again or released); a host
@@ -166,19 +209,15 @@ class HostLeases:
         possibly later than its claim moved ``next_allowed_at`` to."""
         self._leaving.discard(host)
         if self._held.pop(host, None) is not None:
+            params = {"host": host, "me": self.owner, "now": time.time(), "delay": self.delay}
             self._db.execute(
-                "UPDATE host_leases SET owner=NULL, next_allowed_at=GREATEST(next_allowed_at, ?) "
-                "WHERE host=? AND owner=?",
-                (self.gap_after(time.time()), host, self.owner),
+                f"UPDATE host_leases SET {_FREE} WHERE host=:host AND owner=:me", params
             )
 
     def release_all(self) -> None:
         """Give every lease back (the process ends)."""
-        self._db.execute(
-            "UPDATE host_leases SET owner=NULL, next_allowed_at=GREATEST(next_allowed_at, ?) "
-            "WHERE owner=?",
-            (self.gap_after(time.time()), self.owner),
-        )
+        params = {"me": self.owner, "now": time.time(), "delay": self.delay}
+        self._db.execute(f"UPDATE host_leases SET {_FREE} WHERE owner=:me", params)
         self._db.execute("DELETE FROM crawl_processes WHERE owner=?", (self.owner,))
         self._held.clear()
         self._leaving.clear()
@@ -235,7 +274,7 @@ class HostLeases:
     def _release_drained(self, busy: set[str]) -> None:
         """Give back the held hosts that have nothing left to claim, so that they do not
         fill this process's share."""
-        params = {"next": self.gap_after(time.time()), "me": self.owner, "run": self.run}
+        params = {"now": time.time(), "delay": self.delay, "me": self.owner, "run": self.run}
         rows = self._db.execute(_RELEASE_DRAINED, params | {"busy": sorted(busy)}).fetchall()
         for row in rows:
             self._held.pop(str(row[0]), None)

@@ -128,8 +128,17 @@ CREATE TABLE crawl_processes (
 );
 """
 
+#: Version 3: the host's politeness in its lease row (robots.txt Crawl-delay, a Retry-After
+#: hold; :mod:`indexer.crawl.frontier.postgres.leases`) and the reindex grace counters
+#: (``missed``, as ``missed.sqlite3`` of one data directory: :mod:`indexer.pipeline.reconcile`).
+_V3 = """
+ALTER TABLE host_leases ADD COLUMN crawl_delay DOUBLE PRECISION NOT NULL DEFAULT 0;
+ALTER TABLE host_leases ADD COLUMN held_until DOUBLE PRECISION NOT NULL DEFAULT 0;
+CREATE TABLE missed (id TEXT COLLATE "C" PRIMARY KEY, runs INTEGER NOT NULL);
+"""
+
 #: ``{version: SQL}``: the step that brings the frontier's tables to that version.
-STEPS: dict[int, str] = {1: _V1, 2: _V2}
+STEPS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3}
 #: The version this code writes.
 VERSION = max(STEPS)
 

@@ -25,10 +25,10 @@ from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import CLOSING_PHASES
+from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.store import Claimed, Frontier
-from indexer.crawl.frontier.tombstones import Tombstones
-from indexer.errors import StateError
+from indexer.crawl.frontier.tombstones import TOMBSTONES_EVERY, Tombstones
 
 _CLAIM = (
     "WITH c AS (UPDATE urls SET state='fetching', fetched_run=:run, updated=:now WHERE url = "
@@ -95,12 +95,13 @@ class PgFrontier(Frontier):
         except BaseException:
             db.close()
             raise
-        self.tombstones = Tombstones(self._db)
+        self.tombstones = Tombstones(self._db, refresh_every=TOMBSTONES_EVERY)
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
         #: host held by another → (when it is asked for again, the answer of next_due)
         self._foreign_due: dict[str, tuple[float, float]] = {}
+        self.shared = SharedState(db, self.leases)
         self.run = 0
 
     @contextlib.contextmanager
@@ -159,7 +160,9 @@ class PgFrontier(Frontier):
         if allowed is None or allowed > now:
             return None
         params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
-        row = self._db.execute(_CLAIM, params | {"next": self.leases.gap_after(now)}).fetchone()
+        row = self._db.execute(
+            _CLAIM, params | {"next": self.leases.gap_after(now, host)}
+        ).fetchone()
         if row is None:
             return None
         self.leases.claimed(row[0], host, now)
@@ -240,12 +243,12 @@ class PgFrontier(Frontier):
         return row is not None
 
     def copy_to(self, data_dir: Path) -> None:
-        """Not available: a dry run's copy is a SQLite file (``reindex --dry-run``).
+        """Write a SQLite copy of this frontier and its grace counters into ``data_dir``
+        (``reindex --dry-run``, :mod:`.copy`)."""
+        from indexer.crawl.frontier.postgres.copy import copy_frontier
 
-        Raises:
-            StateError: always, naming the database.
-        """
-        raise StateError(self.url, "a dry run copies a SQLite frontier only")
+        assert isinstance(self._db, PgConnection)
+        copy_frontier(self._db, data_dir)
 
 
 if TYPE_CHECKING:  # mypy checks that this backend implements the whole interface
