@@ -18,6 +18,7 @@ what scales.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import os
 import resource
@@ -25,8 +26,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+import psutil
 import psycopg
 
 HERE = Path(__file__).resolve().parent
@@ -52,28 +55,64 @@ def _database(cluster: Cluster) -> str:
     return cluster.url(name)
 
 
-def crawl(
-    cluster: Cluster, port: int, hosts: int, processes: int, *flags: str
-) -> tuple[int, float, float]:
-    """One ``indexer crawl --processes N`` over a new database; (pages written, wall seconds,
-    CPU seconds of the whole process tree)."""
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of the children waited for so far, descendants included
+    (the crawl process trees)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _cluster_cpu(cluster: Cluster) -> float:
+    """CPU seconds of the cluster so far: the postmaster, its ended backends (reaped by it)
+    and its live processes."""
+    pid = cluster.pid()
+    if pid is None:
+        return 0.0
+    master = psutil.Process(pid)
+    total = sum(master.cpu_times()[:4])
+    for child in master.children():
+        with contextlib.suppress(psutil.Error):
+            total += sum(child.cpu_times()[:2])
+    return total
+
+
+@dataclass
+class Crawled:
+    """One measured crawl: pages written, wall seconds, CPU seconds of the crawl process
+    trees and of PostgreSQL."""
+
+    pages: int
+    seconds: float
+    crawler_cpu: float
+    pg_cpu: float
+
+    def split(self) -> str:
+        """The CPU split per page and the cores busy, for the printed line."""
+        per = 1000 / max(self.pages, 1)
+        cores = (self.crawler_cpu + self.pg_cpu) / self.seconds
+        return (
+            f"CPU crawlers {self.crawler_cpu:.1f} s ({self.crawler_cpu * per:.2f} ms/page), "
+            f"PostgreSQL {self.pg_cpu:.1f} s ({self.pg_cpu * per:.2f} ms/page), "
+            f"{cores:.2f} cores busy; load {os.getloadavg()[0]:.1f}"
+        )
+
+
+def crawl(cluster: Cluster, port: int, hosts: int, processes: int, *flags: str) -> Crawled:
+    """One ``indexer crawl --processes N`` over a new database, measured."""
     url, work = _database(cluster), Path(tempfile.mkdtemp(prefix="bench-pg-"))
     seeds = [f"http://127.0.0.{h + 1}:{port}/" for h in range(hosts)]
     cmd = [sys.executable, "-m", "indexer", "crawl", "-q", "--frontier", url, *flags]
     cmd += ["--data-dir", str(work / "d"), "--out", str(work / "out.jsonl")]
     cmd += ["--processes", str(processes), *seeds]
-    before, start = _cpu(), time.monotonic()
+    cpu0, pg0 = _children_cpu(), _cluster_cpu(cluster)
+    start = time.monotonic()
     if subprocess.run(cmd, env=_env(), timeout=1800).returncode != 0:
         raise RuntimeError("the crawl failed")
-    seconds, cpu = time.monotonic() - start, _cpu() - before
+    seconds = time.monotonic() - start
+    time.sleep(0.3)  # the backends of the ended crawls are reaped by the postmaster
+    crawler, pg = _children_cpu() - cpu0, _cluster_cpu(cluster) - pg0
     pages = sum(sum(1 for _ in p.open()) for p in work.glob("out*.jsonl"))
-    return pages, seconds, cpu
-
-
-def _cpu() -> float:
-    """CPU seconds (user + system) of the children waited for so far, descendants included."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    return Crawled(pages, seconds, crawler, pg)
 
 
 def _twice(log: list[tuple[str, str, float]]) -> int:
@@ -81,6 +120,21 @@ def _twice(log: list[tuple[str, str, float]]) -> int:
     skip = ("/robots.txt", "/sitemap.xml")
     counts = collections.Counter((h, p) for h, p, _ in log if p not in skip)
     return sum(n - 1 for n in counts.values() if n > 1)
+
+
+def _gaps(log: list[tuple[str, str, float]], skip: tuple[str, ...] = ()) -> list[float]:
+    """Seconds between consecutive request starts on each host (paths in ``skip`` left out)."""
+    by_host: dict[str, list[float]] = {}
+    for host, path, at in log:
+        if path not in skip:
+            by_host.setdefault(host, []).append(at)
+    return [b - a for s in by_host.values() for a, b in itertools.pairwise(sorted(s))]
+
+
+def _longest_pause(log: list[tuple[str, str, float]]) -> float:
+    """The longest time a host went without a request between its first and its last (a
+    host left idle while it had queued URLs: a lease not handed over)."""
+    return max(_gaps(log), default=0.0)
 
 
 def scaling(cluster: Cluster, rounds: int, hosts: int, pages: int) -> None:
@@ -91,14 +145,15 @@ def scaling(cluster: Cluster, rounds: int, hosts: int, pages: int) -> None:
             port = _free_port()
             server = Server(port, hosts, pages, Path(tmp))
             try:
-                done, seconds, cpu = crawl(cluster, port, hosts, n, *FAST)
+                got = crawl(cluster, port, hosts, n, *FAST)
             finally:
                 log = server.stop()
-            rates[n].append(done / seconds)
+            rates[n].append(got.pages / got.seconds)
             print(
-                f"pg {n} process(es): {done} pages in {seconds:.1f} s = {done / seconds:.1f} "
-                f"pages/s, {1000 * cpu / max(done, 1):.2f} CPU-ms/page; fetched twice "
-                f"{_twice(log)}; load {os.getloadavg()[0]:.1f}"
+                f"pg {n} process(es): {got.pages} pages in {got.seconds:.1f} s = "
+                f"{got.pages / got.seconds:.1f} pages/s; fetched twice {_twice(log)}; longest "
+                f"pause of a host {_longest_pause(log):.2f} s; "
+                f"{got.split()}"
             )
     one, two = max(rates[1]), max(rates[2])
     print(f"pg scaling: 2 processes / 1 = {two / one:.2f} (goal >= 1.6; best of {rounds})")
@@ -115,11 +170,7 @@ def delayed(cluster: Cluster, hosts: int) -> None:
             crawl(cluster, port, hosts, 2, *flags, *limit)  # pages, seconds, CPU unused
         finally:
             log = server.stop()
-    by_host: dict[str, list[float]] = {}
-    for host, path, at in log:
-        if path != "/robots.txt":
-            by_host.setdefault(host, []).append(at)
-    gaps = [b - a for s in by_host.values() for a, b in itertools.pairwise(sorted(s))]
+    gaps = _gaps(log, ("/robots.txt",))
     starts = [at for _, path, at in log if path != "/robots.txt"]
     span = max(starts) - min(starts) + DELAY
     rate, bound = len(starts) / span, hosts / DELAY

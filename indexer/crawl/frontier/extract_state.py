@@ -54,9 +54,11 @@ class ExtractState:
         return None if row is None else str(row[0])
 
     def save_template_stats(self, items: Iterable[tuple[str, str]]) -> None:
-        """Store ``(host, statistics)`` pairs, replacing earlier ones, in one transaction."""
+        """Store ``(host, statistics)`` pairs, replacing earlier ones, in one transaction
+        (rows in host order: processes sharing a PostgreSQL frontier lock them in the same
+        order, so two saves never deadlock)."""
         now = time.time()
-        rows = [(host, data, now) for host, data in items]
+        rows = sorted((host, data, now) for host, data in items)
         with Transaction(self._db):
             self._db.executemany(
                 "INSERT INTO template_stats (host, data, updated) VALUES (?, ?, ?) "

@@ -63,10 +63,10 @@ class RecrawlRecords:
         :meth:`restore_previous`) and ends a pending ``resend``."""
         etag, last_modified, content_hash = fields
         self._db.execute(
-            "UPDATE urls SET state='done', outcome=:outcome, reason=:reason, "
-            "reached_run=:run, prev_hash=CASE WHEN :hash IS NULL OR content_hash = :hash "
+            "UPDATE urls SET state='done', outcome=:outcome, reason=:reason, reached_run=:run, "
+            "prev_hash=CASE WHEN CAST(:hash AS TEXT) IS NULL OR content_hash = :hash "
             "THEN prev_hash ELSE content_hash END, "
-            "resend=CASE WHEN :hash IS NULL THEN resend ELSE 0 END, "
+            "resend=CASE WHEN CAST(:hash AS TEXT) IS NULL THEN resend ELSE 0 END, "
             "etag=COALESCE(:etag, etag), last_modified=COALESCE(:lm, last_modified), "
             "content_hash=COALESCE(:hash, content_hash), updated=:now WHERE url=:url",
             {"outcome": outcome, "reason": reason, "run": self.run, "hash": content_hash}

@@ -2,8 +2,10 @@
 
 The frontier's queries are written once with SQLite's placeholders (``?`` and ``:name``,
 :mod:`indexer.crawl.frontier.sql`); :func:`to_pyformat` rewrites them to psycopg's (``%s``,
-``%(name)s``). Statements are sent with client-side binding (:class:`psycopg.ClientCursor`),
-so an untyped parameter such as ``:hash IS NULL`` is typed by PostgreSQL as in SQLite. The
+``%(name)s``). Statements are bound on the server and prepared on their first use
+(``prepare_threshold=0``: each is parsed and planned once per connection, psycopg keeps
+the last 100): a parameter whose type the statement does not fix, such as
+``? IS NULL``, needs a cast (``CAST(? AS TEXT) IS NULL``, which SQLite reads the same). The
 connection is in autocommit mode: each statement is a transaction unless ``BEGIN`` opened
 one (:class:`~indexer.crawl.frontier.transaction.Transaction`). Errors are translated at
 this boundary into :class:`~indexer.errors.StateError` (the database cannot be reached or
@@ -26,6 +28,7 @@ from indexer.errors import StateError, StorageError
 
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _PASSWORD_PARAM = re.compile(r"(password=)[^&]*", re.I)
+_TRANSACTION_WORDS = frozenset({"BEGIN", "COMMIT", "ROLLBACK"})
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT = 10
 
@@ -65,39 +68,60 @@ class PgConnection:
             self._conn = psycopg.connect(
                 url,
                 autocommit=True,
-                cursor_factory=psycopg.ClientCursor,
+                prepare_threshold=0,
                 connect_timeout=CONNECT_TIMEOUT,
                 application_name="indexer",
             )
         except psycopg.Error as exc:
             raise StateError(self.url, f"cannot connect to PostgreSQL: {exc}") from None
+        self._begin = False  # a BEGIN waits to be sent with the next statement
         self.execute(f"SET search_path TO {search_path}")
 
     @property
     def in_transaction(self) -> bool:
         """Whether a transaction is open (also one that failed and awaits ROLLBACK)."""
-        return self._conn.info.transaction_status != TransactionStatus.IDLE
+        return self._begin or self._conn.info.transaction_status != TransactionStatus.IDLE
 
-    def execute(self, sql: str, parameters: Any = None, /) -> psycopg.ClientCursor[Any]:
-        """Run one statement (SQLite placeholders); the cursor holds its rows."""
+    def execute(self, sql: str, parameters: Any = None, /) -> psycopg.Cursor[Any]:
+        """Run one statement (SQLite placeholders); the cursor holds its rows.
+
+        ``BEGIN`` is sent with the transaction's first statement, in one round trip
+        (psycopg's pipeline mode); a transaction without statements sends nothing."""
+        if parameters is None and sql in _TRANSACTION_WORDS and (sql == "BEGIN" or self._begin):
+            self._begin = sql == "BEGIN"
+            return self._conn.cursor()
         query = sql if parameters is None else to_pyformat(sql)
         try:
-            return self._conn.cursor().execute(query, parameters)  # type: ignore[return-value]
+            if not self._begin:
+                return self._conn.cursor().execute(query, parameters)
+            self._begin = False
+            with self._conn.pipeline():
+                self._conn.execute("BEGIN")
+                return self._conn.cursor().execute(query, parameters)
         except psycopg.Error as exc:
             raise self._translate(exc) from None
 
-    def executemany(self, sql: str, parameters: Iterable[Any], /) -> psycopg.ClientCursor[Any]:
+    def executemany(self, sql: str, parameters: Iterable[Any], /) -> psycopg.Cursor[Any]:
         """Run one statement once per parameter row."""
         cur = self._conn.cursor()
         try:
+            if self._begin:
+                self._begin = False
+                self._conn.execute("BEGIN")
             cur.executemany(to_pyformat(sql), parameters)
         except psycopg.Error as exc:
             raise self._translate(exc) from None
-        return cur  # type: ignore[return-value]
+        return cur
 
     def executescript(self, sql: str, /) -> None:
-        """Run statements without parameters (one round trip)."""
-        self.execute(sql)
+        """Run statements without parameters (one round trip, never prepared)."""
+        try:
+            if self._begin:
+                self._begin = False
+                self._conn.execute("BEGIN")
+            self._conn.execute(sql, prepare=False)
+        except psycopg.Error as exc:
+            raise self._translate(exc) from None
 
     def close(self) -> None:
         """Close the connection (an open transaction is rolled back by the server)."""

@@ -4,12 +4,14 @@ A lease is a row of ``host_leases`` (``host, owner, expires_at, next_allowed_at`
 takes a host's lease before it claims the host's URLs, with ``FOR UPDATE SKIP LOCKED`` (two
 processes asking at once: one gets it, the other moves on without waiting) and only when it
 is free, its own or expired; it renews every lease it holds while it crawls (every third of
-``frontier.lease_seconds``) and releases them when the host has nothing queued or the
-process ends. Each claim moves ``next_allowed_at`` to the claim time plus the host's delay,
-so a process that takes a host over never starts its first request sooner than the delay
-after the last one. The host's own politeness lives in the row too: its robots.txt
-Crawl-delay (``crawl_delay``, the claim's gap is the larger of it and the delay) and a
-Retry-After hold (``held_until``, which also moves ``next_allowed_at``), written by the
+``frontier.lease_seconds``) and releases them when the host has nothing queued, when the
+host is beyond its fair share while other processes crawl (:meth:`HostLeases._balance`) or
+when the process ends. Each claim moves ``next_allowed_at`` to the claim time plus the
+host's delay, and a release to the release time plus the delay (a request may start later
+than its claim), so a process that takes a host over never starts its first request sooner
+than the delay after the last one. The host's own politeness lives in the row too: its
+robots.txt Crawl-delay (``crawl_delay``, the claim's gap is the larger of it and the delay)
+and a Retry-After hold (``held_until``, which also moves ``next_allowed_at``), written by the
 process that learnt them (:meth:`HostLeases.crawl_delay`, :meth:`HostLeases.hold`) and read
 by the one that takes the host next, so a takeover never shortens the host's gap. Per-host
 concurrency needs nothing more: only the holder fetches, and ``--join`` refuses a process
@@ -54,10 +56,26 @@ _ANNOUNCE = (
     "INSERT INTO crawl_processes (owner, run, expires_at) VALUES (?, ?, ?) "
     "ON CONFLICT (owner) DO UPDATE SET run=excluded.run, expires_at=excluded.expires_at"
 )
+#: A lease given back: its next request a gap (the delay or the row's Crawl-delay) after
+#: now, every request of it here having started by now (``:now``, ``:delay``).
+_FREE = (
+    "owner=NULL, next_allowed_at=GREATEST(next_allowed_at, CASE WHEN GREATEST(:delay, "
+    "crawl_delay) > 0 THEN :now + GREATEST(:delay, crawl_delay) ELSE 0 END)"
+)
 _ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
-_QUEUED = "SELECT 1 FROM urls WHERE host=? AND state='queued' AND run=? LIMIT 1"
+#: Held hosts with nothing queued in the run and nothing in flight here go back (the crawl
+#: may have stopped asking for them while their last page was in flight).
+_RELEASE_DRAINED = (
+    f"UPDATE host_leases SET {_FREE} WHERE owner=:me AND NOT (host = ANY(CAST(:busy AS TEXT[]))) "
+    "AND NOT EXISTS (SELECT 1 FROM urls WHERE urls.host=host_leases.host "
+    "AND urls.state='queued' AND urls.run=:run) "
+    "RETURNING host"
+)
 #: Seconds between two renewals at most (and between two looks at the fair share).
 RENEW_EVERY = 2.0
+#: Seconds at most before a host held by another process (or left to others while this
+#: process holds its share) is asked for again: hosts given back are picked up soon.
+ASK_AGAIN = 0.5
 
 
 def owner_id() -> str:
@@ -89,8 +107,9 @@ class HostLeases:
         self._held: dict[str, _Held] = {}
         self._foreign: dict[str, float] = {}  # host held by another → when to ask again
         self._flight: dict[str, str] = {}  # claimed URL → its host, until it ends
+        self._leaving: set[str] = set()  # held hosts beyond the share, released when idle
+        self._rows: set[str] = set()  # hosts whose lease row exists
         self._renewed = -math.inf  # monotonic; the first claim announces the process at once
-        self._idle_checked = -math.inf  # monotonic, :meth:`_free_idle`
         self.run = 0
         #: Hosts this process may hold while others crawl too (None: no other process).
         self.share: int | None = None
@@ -101,19 +120,23 @@ class HostLeases:
 
     def take(self, host: str, now: float, run: int) -> float | None:
         """Hold ``host``'s lease: the epoch time its next request may start, or None when
-        another process holds it (asked again only at its expiry). Taking a host over from
-        another owner queues again the URLs that owner left ``fetching`` in run ``run``."""
+        another process holds it (asked again at its expiry, at most :data:`ASK_AGAIN`
+        later), when it is being given back, or when this process holds its share of the
+        hosts. Taking a host over from another owner queues again the URLs that owner left
+        ``fetching`` in run ``run``."""
         self.renew_due()
+        if host in self._leaving:  # asked for when its politeness slot is free: no request
+            self.release(host)  # of it runs here (its pages may wait for a verdict)
+            self._foreign[host] = now + ASK_AGAIN
+            return None
         if host in self._held:
             return self._held[host].next_allowed
         if self._foreign.get(host, 0.0) > now:
             return None
-        if self.share is not None and len(self._held) >= self.share and not self._free_idle():
-            self._foreign[host] = now + RENEW_EVERY  # our share is full: leave it to others
+        if self.share is not None and len(self._held) >= self.share:
+            self._foreign[host] = now + ASK_AGAIN  # our share is full: leave it to others
             return None
-        self._db.execute(_ENSURE, (host,))
-        params = {"host": host, "me": self.owner, "now": now, "exp": now + self.seconds}
-        row = self._db.execute(_TAKE, params).fetchone()
+        row = self._take_row(host, now)
         if row is None:
             self._foreign[host] = self._expiry(host, now)
             return None
@@ -122,6 +145,15 @@ class HostLeases:
         self._foreign.pop(host, None)
         self._held[host] = _Held(float(row[0]), float(row[2]))
         return float(row[0])
+
+    def _take_row(self, host: str, now: float) -> Any:
+        """The lease row taken (``next_allowed_at, previous owner, crawl_delay``), or None
+        when another process holds it; a host never seen gets its row first."""
+        params = {"host": host, "me": self.owner, "now": now, "exp": now + self.seconds}
+        if host not in self._rows:
+            self._db.execute(_ENSURE, (host,))
+            self._rows.add(host)
+        return self._db.execute(_TAKE, params).fetchone()
 
     def retry_at(self, host: str) -> float | None:
         """When a host held by another process is asked for again (epoch), else None."""
@@ -164,21 +196,31 @@ class HostLeases:
             held.next_allowed = max(held.next_allowed, until)
 
     def ended(self, url: str) -> None:
-        """A claimed URL is no longer in flight (finished, queued again or released)."""
-        self._flight.pop(url, None)
+        """A claimed URL is no longer in flight (finished, queued again or released); a host
+        being given back (:meth:`_balance`) is released once nothing of it is in flight."""
+        host = self._flight.pop(url, None)
+        if host in self._leaving and host not in self._flight.values():
+            self.release(host)
 
     def release(self, host: str) -> None:
-        """Give ``host``'s lease back (its queue is empty here)."""
+        """Give ``host``'s lease back (its queue is empty here, or it is beyond this
+        process's share). Its next request, by whichever process, starts no sooner than a
+        delay after now: every request of it here has started by now (nothing in flight),
+        possibly later than its claim moved ``next_allowed_at`` to."""
+        self._leaving.discard(host)
         if self._held.pop(host, None) is not None:
+            params = {"host": host, "me": self.owner, "now": time.time(), "delay": self.delay}
             self._db.execute(
-                "UPDATE host_leases SET owner=NULL WHERE host=? AND owner=?", (host, self.owner)
+                f"UPDATE host_leases SET {_FREE} WHERE host=:host AND owner=:me", params
             )
 
     def release_all(self) -> None:
         """Give every lease back (the process ends)."""
-        self._db.execute("UPDATE host_leases SET owner=NULL WHERE owner=?", (self.owner,))
+        params = {"me": self.owner, "now": time.time(), "delay": self.delay}
+        self._db.execute(f"UPDATE host_leases SET {_FREE} WHERE owner=:me", params)
         self._db.execute("DELETE FROM crawl_processes WHERE owner=?", (self.owner,))
         self._held.clear()
+        self._leaving.clear()
 
     def others_alive(self, now: float) -> bool:
         """Whether another process of this run announced itself within its lease time (it
@@ -198,35 +240,45 @@ class HostLeases:
         kept = {str(r[0]) for r in rows}
         for host in [h for h in self._held if h not in kept]:
             del self._held[host]
+            self._leaving.discard(host)
         self._balance(time.time())
 
     def _balance(self, now: float) -> None:
         """With other processes crawling, hold at most an equal share of the hosts that have
-        URLs queued or in flight; give back hosts beyond it that have nothing in flight
-        here (their gap stays in the row)."""
+        URLs queued or in flight. Hosts beyond it are given back, those with nothing in
+        flight here at once, the others when their last URL in flight ends (:meth:`ended`)
+        or when the crawl asks for the host again (:meth:`take`: the dispatcher asks only
+        when the host's politeness slot is free, so no request of it runs; its fetched pages
+        may still wait for the site-wide verdict); no new URL of them is claimed meanwhile.
+        Their gap stays in the row."""
         others = self._count(_OTHERS, (self.owner, now, self.run))
         if not others:
             self.share = None
+            self._leaving.clear()
             return
         hosts = self._count(_ACTIVE_HOSTS, (self.run,))
         self.share = max(1, math.ceil(hosts / (others + 1)))
         busy = set(self._flight.values())
-        for host in [h for h in self._held if h not in busy][: len(self._held) - self.share]:
-            self.release(host)
-
-    def _free_idle(self) -> bool:
-        """With the share full: give back held hosts with nothing queued in this run and
-        nothing in flight here (a host the dispatcher left at its page limit would hold a
-        place forever, and two processes each holding one could leave a queued host to
-        nobody); at most once per :data:`RENEW_EVERY`. True when there is room now."""
-        if time.monotonic() - self._idle_checked < RENEW_EVERY:
-            return False
-        self._idle_checked = time.monotonic()
-        busy = set(self._flight.values())
-        for host in [h for h in self._held if h not in busy]:
-            if self._db.execute(_QUEUED, (host, self.run)).fetchone() is None:
+        self._release_drained(busy)
+        staying = [h for h in self._held if h not in self._leaving]
+        excess = len(staying) - self.share
+        if excess <= 0:
+            return
+        staying.sort(key=lambda h: h in busy)  # idle hosts go first
+        for host in staying[:excess]:
+            if host in busy:
+                self._leaving.add(host)
+            else:
                 self.release(host)
-        return self.share is None or len(self._held) < self.share
+
+    def _release_drained(self, busy: set[str]) -> None:
+        """Give back the held hosts that have nothing left to claim, so that they do not
+        fill this process's share."""
+        params = {"now": time.time(), "delay": self.delay, "me": self.owner, "run": self.run}
+        rows = self._db.execute(_RELEASE_DRAINED, params | {"busy": sorted(busy)}).fetchall()
+        for row in rows:
+            self._held.pop(str(row[0]), None)
+            self._leaving.discard(str(row[0]))
 
     def _count(self, sql: str, params: tuple[object, ...]) -> int:
         row: Any = self._db.execute(sql, params).fetchone()
@@ -235,5 +287,7 @@ class HostLeases:
     def _expiry(self, host: str, now: float) -> float:
         row = self._db.execute("SELECT expires_at FROM host_leases WHERE host=?", (host,))
         found = row.fetchone()
+        if found is None:
+            self._rows.discard(host)
         expires = now + self.seconds if found is None else float(found[0])
-        return min(max(expires, now + 0.05), now + RENEW_EVERY)
+        return min(max(expires, now + 0.05), now + ASK_AGAIN)

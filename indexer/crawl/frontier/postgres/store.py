@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +45,23 @@ _STAYS_OPEN = (
     "run %d stays open: %s; `indexer crawl --join --data-dir DIR` on that machine drains it"
 )
 log = logging.getLogger("indexer")
+#: One statement for a page's outlinks, inserted in their order (claims of one depth follow
+#: it, as in SQLite); URLs known in this run already are skipped without a lock (another
+#: process may be adding them too).
+_ADD = (
+    "INSERT INTO urls (url, host, depth, run) SELECT e.u, e.h, e.d, :run FROM unnest("
+    "CAST(:urls AS TEXT[]), CAST(:hosts AS TEXT[]), CAST(:depths AS INTEGER[])) AS e(u, h, d) "
+    "WHERE NOT EXISTS (SELECT 1 FROM urls WHERE urls.url = e.u AND urls.run >= :run) "
+    "ON CONFLICT (url) DO UPDATE SET state='queued', attempts=0, next_fetch=0, "
+    "run=excluded.run, depth=excluded.depth WHERE urls.run < excluded.run"
+)
+#: The hash noted and its count in one statement (the count reads the table as it was
+#: before the update, so the URL itself is counted apart).
+_NOTE_HASH = (
+    "WITH n AS (UPDATE urls SET run_hash=:digest, hash_run=:run WHERE url=:url RETURNING host) "
+    "SELECT (SELECT COUNT(*) FROM n) + (SELECT COUNT(*) FROM urls WHERE host=(SELECT host "
+    "FROM n) AND run_hash=:digest AND hash_run=:run AND url != :url)"
+)
 #: A resumed (or joined) run queues again only what no live lease holds.
 _REQUEUE_ORPHANS = (
     "UPDATE urls SET state='queued' WHERE state='fetching' AND host NOT IN "
@@ -89,6 +106,8 @@ class PgFrontier(Frontier):
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
+        #: host held by another → (when it is asked for again, the answer of next_due)
+        self._foreign_due: dict[str, tuple[float, float]] = {}
         self.shared = SharedState(db, self.leases)
         self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
         self._pending: int | None = None  # what the outbox holds at the end (outbox_left)
@@ -184,21 +203,54 @@ class PgFrontier(Frontier):
     def next_due(self, host: str) -> float | None:
         """Earliest ``next_fetch`` among the host's URLs queued in this run, or None (the
         host's lease is then given back); not before the host's lease can be had: its
-        ``next_allowed_at``, or when another process's lease is asked for again."""
+        ``next_allowed_at``, or when another process's lease is asked for again. For a host
+        another process holds the answer is looked up once per ask (the dispatcher asks
+        after each claim refused)."""
         self.leases.renew_due()
+        retry = self.leases.retry_at(host)
+        seen = self._foreign_due.get(host)
+        if seen is not None and retry == seen[0] and not self.leases.held(host):
+            return seen[1]
+        due = self._min_due(host)
+        if due is None:
+            if not self._fetching(host):
+                self.leases.release(host)
+            return None
+        allowed = self.leases.take(host, time.time(), self.run)
+        if allowed is not None:
+            return max(due, allowed)
+        retry = self.leases.retry_at(host)
+        answer = max(due, retry or due)
+        if retry is not None:
+            self._foreign_due[host] = (retry, answer)
+        return answer
+
+    def _min_due(self, host: str) -> float | None:
         row = self._db.execute(
             "SELECT MIN(next_fetch) FROM urls WHERE host=? AND state='queued' AND run=?",
             (host, self.run),
         ).fetchone()
-        if row[0] is None:
-            if not self._fetching(host):
-                self.leases.release(host)
-            return None
-        due = float(row[0])
-        allowed = self.leases.take(host, time.time(), self.run)
-        if allowed is None:
-            return max(due, self.leases.retry_at(host) or due)
-        return max(due, allowed)
+        return None if row[0] is None else float(row[0])
+
+    def add(self, entries: Iterable[tuple[str, str, int]]) -> int:
+        """:meth:`Frontier.add` in one statement (each URL once, buried ones left out)."""
+        fresh: dict[str, tuple[str, int]] = {}
+        for url, host, depth in entries:
+            if url not in fresh and not self.tombstones.buries(url):
+                fresh[url] = (host, depth)
+        if not fresh:
+            return 0
+        params = {"run": self.run, "urls": list(fresh)}
+        params |= {
+            "hosts": [h for h, _ in fresh.values()],
+            "depths": [d for _, d in fresh.values()],
+        }
+        return int(self._db.execute(_ADD, params).rowcount)
+
+    def note_hash(self, url: str, digest: str) -> int:
+        """:meth:`Frontier.note_hash` in one statement."""
+        params = {"digest": digest, "run": self.run, "url": url}
+        return int(self._db.execute(_NOTE_HASH, params).fetchone()[0])
 
     def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
         """:meth:`Frontier.finish`; the URL is no longer in flight here."""
