@@ -110,6 +110,7 @@ class HostLeases:
         self._leaving: set[str] = set()  # held hosts beyond the share, released when idle
         self._rows: set[str] = set()  # hosts whose lease row exists
         self._renewed = -math.inf  # monotonic; the first claim announces the process at once
+        self._drained_checked = -math.inf  # monotonic, :meth:`_free_drained`
         self.run = 0
         #: Hosts this process may hold while others crawl too (None: no other process).
         self.share: int | None = None
@@ -133,7 +134,7 @@ class HostLeases:
             return self._held[host].next_allowed
         if self._foreign.get(host, 0.0) > now:
             return None
-        if self.share is not None and len(self._held) >= self.share:
+        if self.share is not None and len(self._held) >= self.share and not self._free_drained():
             self._foreign[host] = now + ASK_AGAIN  # our share is full: leave it to others
             return None
         row = self._take_row(host, now)
@@ -270,6 +271,17 @@ class HostLeases:
                 self._leaving.add(host)
             else:
                 self.release(host)
+
+    def _free_drained(self) -> bool:
+        """With the share full: give back the held hosts with nothing left to claim (a host
+        the dispatcher left at its page limit would hold a place, and two processes each
+        holding one could leave a queued host to nobody); at most once per
+        :data:`ASK_AGAIN`. True when there is room now."""
+        if time.monotonic() - self._drained_checked < ASK_AGAIN:
+            return False
+        self._drained_checked = time.monotonic()
+        self._release_drained(set(self._flight.values()))
+        return self.share is None or len(self._held) < self.share
 
     def _release_drained(self, busy: set[str]) -> None:
         """Give back the held hosts that have nothing left to claim, so that they do not
