@@ -97,6 +97,11 @@ def test_join_refusals_name_what_differs(pg_url: str, tmp_path: Path) -> None:
         assert code == 2 and "fetch.delay" in err and "differs" in err, err
         code, err = cli("crawl", "--join", "--delay", "0", "--exclude", "x", srv.url("/"), *j)
         assert code == 2 and "crawl.exclude" in err, err
+        # without seeds (the usual join) the scope is checked all the same
+        code, err = cli("crawl", "--join", "--delay", "0", "--include", "p/1", *j)
+        assert code == 2 and "crawl.include" in err, err
+        code, err = cli("crawl", "--join", "--delay", "0", "--allow-host", "127.0.0.9", *j)
+        assert code == 2 and "crawl.allow_hosts" in err, err
 
 
 class psycopg_open_run:

@@ -62,11 +62,12 @@ def check_join(frontier: Frontier, settings: Settings, open_run: int | None) -> 
             "--join", "no crawl runs on this frontier: start one with `indexer crawl SEED_URL`"
         )
     stored = load_scope(frontier) or {}
-    if settings.crawl.seeds:
-        mine = scope_of(settings.crawl)
-        for key, value in stored.items():
-            if mine.get(key) != value:
-                raise _differs(f"crawl.{key}", value, mine.get(key))
+    mine = scope_of(settings.crawl)
+    for key, value in stored.items():
+        if key == "seeds" and not settings.crawl.seeds:
+            continue  # a join without seeds crawls the stored ones
+        if mine.get(key) != value:
+            raise _differs(f"crawl.{key}", value, mine.get(key))
     raw = frontier.meta(_META_KEY)
     theirs = json.loads(raw) if raw else {}
     mine = shared_settings(settings)
