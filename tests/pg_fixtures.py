@@ -107,3 +107,13 @@ def frontier_cli(frontier_kind: str, request: pytest.FixtureRequest) -> Frontier
         return FrontierCli((), "")
     url: str = request.getfixturevalue("pg_url")
     return FrontierCli(("--frontier", url), url)
+
+
+@contextlib.contextmanager
+def two_processes(pg_url: str, root: Path) -> Iterator[tuple[PgFrontier, PgFrontier]]:
+    """Two frontiers on ``pg_url`` as two crawl processes would hold them (data dirs
+    ``root/a`` and ``root/b``): ``a`` opened a run, ``b`` joined it."""
+    with PgFrontier(pg_url, root / "a") as a, PgFrontier(pg_url, root / "b") as b:
+        a.start_run(resume=False)
+        b.start_run(resume=True)
+        yield a, b

@@ -8,15 +8,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from indexer.crawl.frontier.postgres.store import PgFrontier
+from tests.pg_fixtures import two_processes
 
 
 def test_a_full_share_gives_back_finished_hosts_for_a_queued_one(
     pg_url: str, tmp_path: Path
 ) -> None:
-    with PgFrontier(pg_url, tmp_path / "a") as a, PgFrontier(pg_url, tmp_path / "b") as b:
-        a.start_run(resume=False)
-        b.start_run(resume=True)
+    with two_processes(pg_url, tmp_path) as (a, b):
         a.add([(f"http://{h}/", h, 0) for h in ("h1", "h2", "h3")])
         for frontier, host in ((a, "h1"), (b, "h2")):
             claimed = frontier.claim(host, time.time())

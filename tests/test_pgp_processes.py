@@ -55,10 +55,15 @@ def _launch(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subproc
     )
 
 
+def _two_processes(pg_url: str) -> list[str]:
+    """The flags of a 2-process crawl on ``pg_url`` at the tests' delay, one URL per host."""
+    return ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+
+
 def test_two_processes_crawl_every_page_once_into_one_out_file_each(
     pg_url: str, tmp_path: Path
 ) -> None:
-    flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+    flags = _two_processes(pg_url)
     flags += ["--out", "docs.jsonl", "--summary-json", "summary.json", "--data-dir", "d"]
     with FaultServer(HOSTS) as srv:
         seeds = _site(srv)
@@ -87,7 +92,7 @@ def test_two_processes_crawl_every_page_once_into_one_out_file_each(
 def test_sigterm_stops_every_process_and_resume_finishes_the_run(
     pg_url: str, tmp_path: Path
 ) -> None:
-    flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+    flags = _two_processes(pg_url)
     flags += ["--out", "docs.jsonl", "--summary-json", "s.json", "--data-dir", "d"]
     with FaultServer(HOSTS) as srv:
         seeds = _site(srv)
@@ -178,7 +183,7 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
     base, core = solr_core
     lease = 2.0
     env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
-    flags = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
+    flags = _two_processes(pg_url)
     flags += ["--solr", base, "--core", core, "--data-dir", "d", "--summary-json", "s.json"]
     with FaultServer(HOSTS) as srv:
         seeds = _site(srv, pages=30)

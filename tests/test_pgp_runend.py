@@ -12,6 +12,7 @@ from indexer.crawl.frontier.postgres.store import PgFrontier
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from indexer.pipeline.reconcile import reconcile
 from indexer.settings import load_settings
+from tests.pg_fixtures import two_processes
 
 
 def _runs(url: str) -> list[tuple[str | None, bool]]:
@@ -48,9 +49,7 @@ def test_the_run_stays_open_while_another_outbox_holds_changes(pg_url: str, tmp_
 def test_whoever_ends_last_closes_the_run_and_a_killed_one_keeps_it_open(
     pg_url: str, tmp_path: Path
 ) -> None:
-    with PgFrontier(pg_url, tmp_path / "a") as a, PgFrontier(pg_url, tmp_path / "b") as b:
-        a.start_run(resume=False)
-        b.start_run(resume=True)
+    with two_processes(pg_url, tmp_path) as (a, b):
         a.outbox_left(0)
         a.set_phase("finished", 0)  # b still crawls: the run stays open
         assert not _runs(pg_url)[0][1], "open while b crawls"
@@ -71,9 +70,7 @@ def test_whoever_ends_last_closes_the_run_and_a_killed_one_keeps_it_open(
 def test_the_missed_ids_step_runs_once_per_run(pg_url: str, tmp_path: Path) -> None:
     settings = load_settings(flags={"frontier.url": pg_url}).settings
     ids = {"h": ["http://h/gone"]}
-    with PgFrontier(pg_url, tmp_path / "a") as a, PgFrontier(pg_url, tmp_path / "b") as b:
-        a.start_run(resume=False)
-        b.start_run(resume=True)
+    with two_processes(pg_url, tmp_path) as (a, b):
         a.add([("http://h/gone", "h", 0)])
         a.finish("http://h/gone", "http-404", "gone")  # a deleting outcome in this run
         for f, d in ((a, tmp_path / "a"), (b, tmp_path / "b")):
