@@ -200,6 +200,10 @@ class Outbox:
             "DELETE FROM outbox WHERE doc_id=? AND action='delete'", [(i,) for i in ids]
         )
 
-    def count(self) -> int:
-        """Pending changes."""
-        return int(self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
+    def count(self, at_most: int | None = None) -> int:
+        """Pending changes; with ``at_most``, counted only up to it (a bounded scan, for a
+        check made at each new change)."""
+        if at_most is None:
+            return int(self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
+        sql = "SELECT COUNT(*) FROM (SELECT 1 FROM outbox LIMIT ?)"
+        return int(self._db.execute(sql, (at_most,)).fetchone()[0])

@@ -175,14 +175,19 @@ class DocumentSink:
         if self._index is None or self._outbox is None:
             return
         high_water = self._settings.solr.outbox_high_water
-        while not self._index.healthy.is_set() or self._outbox.count() > high_water:
+        outbox = self._outbox
+
+        def over() -> bool:  # asked before each dispatch: a scan of at most high_water + 1
+            return outbox.count(at_most=high_water + 1) > high_water
+
+        while not self._index.healthy.is_set() or over():
             if self.failure:  # the index stage gave up: the crawl stops
                 stop.set()
             if stop.is_set():
                 return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._index.healthy.wait(), 1.0)
-            if self._outbox.count() > high_water:
+            if over():
                 await asyncio.sleep(0.2)
 
     def state_connections(self) -> tuple[sqlite3.Connection, ...]:

@@ -142,7 +142,10 @@ class IndexStage:
         return True
 
     def _waiting(self, sending: dict[asyncio.Task[None], list[Change]]) -> int:
-        return self._outbox.count() - sum(len(batch) for batch in sending.values())
+        """Changes not in flight, counted up to one full batch (run at each new change while
+        a send is in flight: the scan stays bounded however large the backlog)."""
+        flying = sum(len(batch) for batch in sending.values())
+        return self._outbox.count(at_most=flying + self._cfg.batch_size) - flying
 
     def _next(self, sending: dict[asyncio.Task[None], list[Change]]) -> tuple[list[Change], bool]:
         busy = {change.doc_id for batch in sending.values() for change in batch}
