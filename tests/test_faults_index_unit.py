@@ -180,14 +180,8 @@ async def test_refused_past_auth_wait_ends_the_stage_and_keeps_the_outbox(tmp_pa
     assert time.monotonic() - started < 5 and outbox.count() == 5 and not fake.docs
 
 
-async def test_a_stopped_drain_ends_within_its_grace_and_keeps_the_unsent(
-    tmp_path: Path,
-) -> None:
-    fake = FakeSolr()
-    fake.block.set()  # Solr takes a request and never answers
-    settings = Settings().model_copy(
-        update={"crawl": Settings().crawl.model_copy(update={"data_dir": tmp_path})}
-    )
+def solr_sink(settings: Settings, fake: FakeSolr) -> DocumentSink:
+    """An opened sink that sends to ``fake`` through the outbox, ignoring its callbacks."""
     sink = DocumentSink(
         settings,
         out=None,
@@ -198,6 +192,18 @@ async def test_a_stopped_drain_ends_within_its_grace_and_keeps_the_unsent(
         client=fake,
     )
     sink.open()
+    return sink
+
+
+async def test_a_stopped_drain_ends_within_its_grace_and_keeps_the_unsent(
+    tmp_path: Path,
+) -> None:
+    fake = FakeSolr()
+    fake.block.set()  # Solr takes a request and never answers
+    settings = Settings().model_copy(
+        update={"crawl": Settings().crawl.model_copy(update={"data_dir": tmp_path})}
+    )
+    sink = solr_sink(settings, fake)
     for i in range(7):
         sink.add({"id": f"http://h.test/{i}", "host": "h.test"}, "text", update=False)
     stop = StopEvent()

@@ -12,7 +12,7 @@ from indexer.index.outbox import Outbox
 from indexer.index.sink import DocumentSink
 from indexer.pipeline.phases import StopEvent, stop_remaining
 from indexer.settings import Settings
-from tests.test_faults_index_unit import FakeSolr
+from tests.test_faults_index_unit import FakeSolr, solr_sink
 
 
 def test_a_bounded_count_stops_at_its_bound(tmp_path: Path) -> None:
@@ -32,16 +32,7 @@ async def _sink(tmp_path: Path, high_water: int, fake: FakeSolr) -> DocumentSink
             "solr": base.solr.model_copy(update={"outbox_high_water": high_water}),
         }
     )
-    sink = DocumentSink(
-        settings,
-        out=None,
-        use_solr=True,
-        append=False,
-        on_rejected=lambda i, m: None,
-        on_indexed=lambda n: None,
-        client=fake,
-    )
-    sink.open()
+    sink = solr_sink(settings, fake)
     for i in range(5):
         sink.add({"id": f"http://h.test/{i}", "host": "h.test"}, "text", update=False)
     return sink
