@@ -94,3 +94,18 @@ def test_a_batch_is_one_transaction_with_nested_groups(
             pass
         assert f.next_due("a") == 0 and f.claim("a", now=1e12) is not None
         assert f.claim("a", now=1e12) is None, "the failed batch's add was rolled back"
+
+
+def test_hosts_with_queued_are_those_with_a_url_queued_in_this_run(
+    tmp_path: Path, open_frontier: OpenFrontier
+) -> None:
+    with open_frontier(tmp_path) as f:
+        f.start_run(resume=False)
+        f.add([(f"http://{h}/{i}", h, 0) for h in ("c", "a", "b", "d") for i in range(3)])
+        for _ in range(3):  # host d: every URL fetched, none queued
+            claimed = f.claim("d", now=1e12)
+            assert claimed is not None
+            f.finish(claimed.url, "indexed")
+        first = f.claim("b", now=1e12)  # host b: one fetching, two queued
+        assert first is not None
+        assert f.hosts_with_queued() == ["a", "b", "c"]

@@ -51,6 +51,14 @@ CREATE TABLE IF NOT EXISTS runs (
 #: ``urls_due`` makes a host's earliest due time in a run one index lookup (``next_due``);
 #: ``urls_claim`` serves the claim (the shallowest due URL of a host).
 LATER_INDEXES = "CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, run, next_fetch)"
+#: The hosts with a URL queued in run ``:run``, in order: a skip scan of ``urls_state``
+#: (``state, host``; the PostgreSQL schema has it too), one index lookup per host rather
+#: than a read of every queued URL.
+HOSTS_QUEUED = (
+    "WITH RECURSIVE h(host) AS (SELECT MIN(host) FROM urls WHERE state='queued' AND run=:run "
+    "UNION ALL SELECT (SELECT MIN(host) FROM urls WHERE state='queued' AND run=:run AND "
+    "host > h.host) FROM h WHERE h.host IS NOT NULL) SELECT host FROM h"
+)
 
 #: Version 2: tombstones of ``indexer delete`` (:mod:`indexer.crawl.frontier.tombstones`).
 _TOMBSTONES = """
