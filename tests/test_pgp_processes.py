@@ -21,6 +21,10 @@ from tests.faultserver import FaultServer, Reply, html
 from tests.recrawl_site import solr_docs
 
 HOSTS, PAGES, DELAY = 4, 20, 0.3
+#: Pages per host of the kill test: ~15 s of crawling per host at DELAY, so that the second
+#: child (a Python start, its Solr check, its join) holds hosts before the first is done,
+#: also in a loaded full run (with 30, the launch once ended before two children held any).
+KILL_PAGES = 50
 
 
 def _site(srv: FaultServer, pages: int = PAGES) -> list[str]:
@@ -186,7 +190,7 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
     flags = _two_processes(pg_url)
     flags += ["--solr", base, "--core", core, "--data-dir", "d", "--summary-json", "s.json"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv, pages=30)
+        seeds = _site(srv, pages=KILL_PAGES)
         parent = _launch(*flags, *seeds, cwd=tmp_path, env=env)
         try:
             victim = _child_pids(pg_url, parent, time.monotonic() + 60)[-1]
@@ -198,11 +202,11 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
                 parent.kill()
                 parent.wait(10)
     assert parent.returncode == 1, err[-3000:]
-    assert sorted(solr_docs(base, core)) == _every_page(srv, pages=30), "nothing lost"
+    assert sorted(solr_docs(base, core)) == _every_page(srv, pages=KILL_PAGES), "nothing lost"
     summary: dict[str, Any] = json.loads((tmp_path / "s.json").read_text("utf-8"))
     assert summary["died"] == 1 and f"pid {victim}" in err and "signal 9" in err, err[-2000:]
     first = summary["processes"][0]["summary"]["fetched"]
-    assert first < len(_every_page(srv, pages=30)), "the killed child had done a share"
+    assert first < len(_every_page(srv, pages=KILL_PAGES)), "the killed child had done a share"
     replacement = [p for p in summary["processes"] if p["replaces"] == victim]
     assert len(replacement) == 1 and replacement[0]["exit_code"] == 0, summary["processes"]
     assert summary["open_outboxes"] == [], "the replacement drained the dead one's outbox"
