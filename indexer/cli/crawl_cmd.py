@@ -26,6 +26,7 @@ from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, resumed_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
+from indexer.pipeline.childside import HANDOFF_FLAG, ChildProgress, take_handoff
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.join import join_or_lead, require_shared
 from indexer.pipeline.phases import abort
@@ -109,6 +110,7 @@ def _add_state(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--processes", type=int, help="crawl processes on this machine (crawl.processes)"
     )
+    p.add_argument(HANDOFF_FLAG, type=int, dest="from_parent", help=argparse.SUPPRESS)
 
 
 def _add_formats(p: argparse.ArgumentParser) -> None:
@@ -126,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
     past ``solr.auth_wait``, or changes stay in the outbox); the summary in every case."""
     configure_logging(args.verbose, args.quiet)
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
+    if args.from_parent is not None:  # a child of --processes N: the frontier URL by pipe
+        flags.update(take_handoff(args.from_parent))
     if args.seeds:
         flags["crawl.seeds"] = tuple(args.seeds)
     flags["crawl.resume"] = True if args.join else flags["crawl.resume"]  # joins the open run
@@ -150,8 +154,9 @@ def run(args: argparse.Namespace) -> int:
         if settings.crawl.seeds and not (settings.crawl.resume and stored):
             save_scope(frontier, scope_of(settings.crawl))  # reindex jobs keep to it
         display = ProgressDisplay(enabled=not args.quiet)
+        shown = display.update if args.from_parent is None else ChildProgress().update
         options = CrawlOptions(
-            out=args.out, use_solr=use_solr, on_progress=display.update, lift=tuple(args.seeds)
+            out=args.out, use_solr=use_solr, on_progress=shown, lift=tuple(args.seeds)
         )
         crawler = Crawler(settings, frontier, options)
         with display:
@@ -167,9 +172,11 @@ def _many(args: argparse.Namespace, settings: Settings) -> int:
     (:mod:`indexer.pipeline.processes`)."""
     require_frontier(settings)
     check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
-    plan = plan_of(args.argv, settings, args.out, join=args.join)
+    plan = plan_of(args.argv, settings, args.out, join=args.join, secret=args.frontier or "")
     prepare_outputs(plan, resume=settings.crawl.resume, overwrite=args.overwrite)
-    code, summary = run_processes(plan)
+    display = ProgressDisplay(enabled=not args.quiet)
+    with display:
+        code, summary = run_processes(plan, display.update)
     if not args.quiet:
         print(format_launch(summary), file=sys.stderr)
         if code == ExitCode.INTERRUPTED:
