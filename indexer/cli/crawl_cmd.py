@@ -127,13 +127,7 @@ def run(args: argparse.Namespace) -> int:
     130 when stopped by SIGINT/SIGTERM, 1 when it failed (Solr refused credentials or schema
     past ``solr.auth_wait``, or changes stay in the outbox); the summary in every case."""
     configure_logging(args.verbose, args.quiet)
-    flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
-    if args.from_parent is not None:  # a child of --processes N: the frontier URL by pipe
-        flags.update(take_handoff(args.from_parent))
-    if args.seeds:
-        flags["crawl.seeds"] = tuple(args.seeds)
-    flags["crawl.resume"] = True if args.join else flags["crawl.resume"]  # joins the open run
-    loaded = load_from_args(args, flags)
+    loaded = load_from_args(args, _flags(args))
     settings = loaded.settings
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
@@ -165,6 +159,18 @@ def run(args: argparse.Namespace) -> int:
     interrupted = end is not None and end.phase == "interrupted"
     _report(stats, args, interrupted=interrupted)
     return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
+
+
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the flags give (None: not given); a child of ``--processes N`` gets the
+    frontier URL by pipe (:func:`~indexer.pipeline.childside.take_handoff`)."""
+    flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
+    if args.from_parent is not None:
+        flags.update(take_handoff(args.from_parent))
+    if args.seeds:
+        flags["crawl.seeds"] = tuple(args.seeds)
+    flags["crawl.resume"] = True if args.join else flags["crawl.resume"]  # joins the open run
+    return flags
 
 
 def _many(args: argparse.Namespace, settings: Settings) -> int:
