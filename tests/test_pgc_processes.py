@@ -17,9 +17,10 @@ from pathlib import Path
 from subprocess import Popen
 from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 
-from indexer.pipeline.childside import ChildProgress
+from indexer.pipeline.childside import ChildProgress, without_value
 from indexer.pipeline.childstreams import LaunchProgress
 from indexer.report import RunStats
 from tests.faultserver import FaultServer, Reply, html
@@ -102,6 +103,13 @@ def test_the_frontier_password_is_on_no_child_command_line(pg_url: str, tmp_path
     written = err + (tmp_path / "s.json").read_text("utf-8")
     written += "".join(p.read_text("utf-8") for p in tmp_path.glob("docs.*.jsonl"))
     assert PASSWORD not in written, "nor in the summaries or the outputs"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        tables = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema='indexer'"
+        ).fetchall()
+        for (table,) in tables:
+            rows = conn.execute(f"SELECT t::text FROM indexer.{table} t").fetchall()
+            assert not [r for r in rows if PASSWORD in r[0]], f"nor in the run records: {table}"
     assert sorted(_docs(tmp_path)) == _every_page(srv), "the children reached the frontier"
 
 
@@ -199,3 +207,15 @@ def test_the_progress_line_adds_the_children_up_and_prefixes_their_other_lines(
     assert sorted(err) == sorted(
         [f"[p{i % 2}] 2026-12-01 WARNING indexer: host slow" for i in range(3)]
     ), "progress lines are not passed on, the others with the child's number"
+
+
+def test_the_frontier_value_leaves_the_child_command_line_in_every_spelling() -> None:
+    url = f"postgresql://crawler:{PASSWORD}@127.0.0.1:5432/db"
+    argv = ["crawl", "--frontier", url, "--fron", url, f"--frontier={url}", "--delay", "0.3"]
+    assert without_value([*argv, "http://127.0.0.1:9/"], url) == [
+        "crawl",
+        "--delay",
+        "0.3",
+        "http://127.0.0.1:9/",
+    ]
+    assert without_value(argv, "") == argv, "nothing given: nothing left out"
