@@ -10,6 +10,8 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -219,3 +221,18 @@ def test_the_frontier_value_leaves_the_child_command_line_in_every_spelling() ->
         "http://127.0.0.1:9/",
     ]
     assert without_value(argv, "") == argv, "nothing given: nothing left out"
+
+
+def test_a_child_whose_parent_is_already_gone_stops_at_once(tmp_path: Path) -> None:
+    read, write = os.pipe()
+    with os.fdopen(write, "w") as pipe:  # a parent pid that is not the child's parent
+        json.dump({"parent": os.getpid() + 1_000_000, "flags": {}}, pipe)
+    seed = "http://127.0.0.1:9/"
+    cmd = [sys.executable, "-m", "indexer", "crawl", "--from-parent", str(read), seed]
+    cmd += ["--data-dir", str(tmp_path / "d")]
+    try:
+        done = subprocess.run(cmd, pass_fds=(read,), capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(read)
+    assert done.returncode == 130 and "interrupted" in done.stderr, done.stderr[-2000:]
+    assert not (tmp_path / "d").exists(), "stopped before anything was made"

@@ -41,7 +41,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from indexer.errors import ConfigError
+from indexer.errors import ConfigError, IndexerError
 from indexer.pipeline.childside import HANDOFF_FLAG, send_handoff, without_value
 from indexer.pipeline.childstreams import LaunchProgress
 from indexer.pipeline.launchend import exit_code, summary
@@ -222,11 +222,20 @@ class Launch:
             if time.monotonic() < at:
                 continue
             del self.due[index]
-            if not run_open(self.plan.url):
+            if not _still_open(self.plan.url):
                 log.warning("process %d not replaced: the run is closed", index)
                 continue
             child = self.start(index, join=True, replaces=pid)
             log.warning("process %d replaced by pid %d", index, child.proc.pid)
+
+
+def _still_open(url: str) -> bool:
+    """Whether the run is open (True when the frontier cannot be asked: the replacement then
+    finds out itself, and says so)."""
+    try:
+        return run_open(url)
+    except IndexerError:
+        return True
 
 
 _DIED = "process %d (pid %d) died by signal %d: its hosts go to the others at lease expiry"
