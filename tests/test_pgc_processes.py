@@ -177,7 +177,6 @@ def test_max_pages_per_host_holds_for_the_run_across_two_processes(
     fetched = Counter(h.host for h in hits if h.path not in ("/robots.txt", "/sitemap.xml"))
     assert len(fetched) == HOSTS and max(fetched.values()) <= cap, fetched
     assert min(fetched.values()) == cap, f"each host reached its cap: {fetched}"
-    assert _lines(tmp_path / "docs.0.jsonl") and _lines(tmp_path / "docs.1.jsonl"), "both crawled"
     summary = json.loads((tmp_path / "s.json").read_text("utf-8"))
     assert summary["outcomes"].get("max-pages") == HOSTS * (pages + 1 - cap), summary["outcomes"]
 

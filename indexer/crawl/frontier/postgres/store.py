@@ -191,7 +191,9 @@ class PgFrontier(Frontier):
         ``next_allowed_at`` has come (:mod:`.leases`); a row another process is claiming is
         skipped, never waited for or taken twice (``FOR UPDATE SKIP LOCKED``)."""
         allowed = self.leases.take(host, now, self.run)
-        if allowed is None or allowed > now or self.host_cap.reached(host, self.run):
+        if allowed is None or allowed > now:
+            return None
+        if self.host_cap.reached(host, self.run, self.leases.lease_of(host)):
             return None
         params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
         row = self._db.execute(
