@@ -7,6 +7,11 @@ fetched in turn), gzip-compressed files too (``.xml.gz`` served as-is), and plai
 sitemaps (one URL per line). Limits from the protocol: 50,000 URLs per file; we also stop
 after ``max_files`` files per host and never read more than ``max_bytes`` (decompressed) of
 one file. XML is parsed without entities, DTDs or network access (no XXE).
+
+A crawl reads an origin's sitemaps once per run (:class:`SitemapsRead`), also across the
+processes of a shared frontier and across a resume: the frontier's ``meta`` keeps the run
+that read them, so a process taking a host over (lease expiry or the share rebalancing) does
+not fetch and queue them again.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from __future__ import annotations
 import logging
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from lxml import etree
 
@@ -74,6 +80,44 @@ def parse_sitemap(body: bytes, max_bytes: int) -> Sitemap:
             if len(locs) >= MAX_URLS_PER_FILE:
                 break
     return Sitemap(is_index, locs)
+
+
+class MetaStore(Protocol):
+    """The frontier's ``meta`` table and current run (:class:`~indexer.crawl.frontier.Frontier`)."""
+
+    run: int
+
+    def meta(self, key: str) -> str | None:
+        """The value under ``key``, or None."""
+        ...
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``."""
+        ...
+
+
+@dataclass
+class SitemapsRead:
+    """Which origins' sitemaps this run has read: known here, else asked once per origin of
+    the frontier's ``meta`` (key ``sitemaps:ORIGIN``, value the run's number), written when
+    every file was read and queued. A process killed while reading leaves no mark, so the
+    process taking the host over reads them in full (its lease keeps the reads one at a
+    time: only the holder visits the host's URLs)."""
+
+    _asked: set[str] = field(default_factory=set)
+
+    def due(self, origin: str, frontier: MetaStore) -> bool:
+        """Whether ``origin``'s sitemaps are still to be read in ``frontier``'s run (True
+        once per origin in this process at most)."""
+        if origin in self._asked:
+            return False
+        self._asked.add(origin)
+        return frontier.meta(f"sitemaps:{origin}") != str(frontier.run)
+
+    @staticmethod
+    def done(origin: str, frontier: MetaStore) -> None:
+        """``origin``'s sitemaps were read and their URLs queued in ``frontier``'s run."""
+        frontier.set_meta(f"sitemaps:{origin}", str(frontier.run))
 
 
 def _gunzip(data: bytes, max_bytes: int) -> bytes:

@@ -1,0 +1,101 @@
+"""robots.txt and sitemaps at the host's pace, sitemaps once per run (issue #20).
+
+A robots.txt Crawl-delay governs every request to its host, the sitemap included (on both
+frontier backends); after a takeover (the holder killed with -9, its lease expired) the
+process taking the host over reads robots.txt again at the host's pace but not the sitemap,
+which was read once in the run. The server's log is the judge."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from indexer import run_crawl
+from indexer.settings import load_settings
+from tests.faultserver import FAST, FaultServer, Hit, Reply, html
+from tests.pg_fixtures import kill_then_join, out_urls
+from tests.test_pg_join import _crawl
+
+
+def _robots(srv: FaultServer, crawl_delay: float) -> None:
+    body = f"User-agent: *\nCrawl-delay: {crawl_delay}\nSitemap: {srv.url('/sitemap.xml')}\n"
+    srv.route("/robots.txt", Reply(body=body, content_type="text/plain"))
+
+
+def _sitemap(srv: FaultServer, paths: list[str]) -> None:
+    locs = "".join(f"<url><loc>{srv.url(p)}</loc></url>" for p in paths)
+    body = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>'
+    srv.route("/sitemap.xml", Reply(body=body, content_type="application/xml"))
+    for p in paths:
+        srv.route(p, Reply(body=html(f"page {p}")))
+
+
+def _gaps(hits: list[Hit]) -> list[float]:
+    starts = sorted(h.start for h in hits)
+    return [b - a for a, b in itertools.pairwise(starts)]
+
+
+@pytest.mark.parametrize("frontier_kind", ["sqlite", "postgres"], indirect=True)
+def test_the_crawl_delay_covers_the_sitemap_request(
+    frontier_kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    crawl_delay = 0.5
+    url = "" if frontier_kind == "sqlite" else str(request.getfixturevalue("pg_url"))
+    with FaultServer(1) as srv:
+        _robots(srv, crawl_delay)
+        _sitemap(srv, ["/s0", "/s1"])
+        srv.page("/", "home", ["/p0"])
+        srv.route("/p0", Reply(body=html("linked page")))
+        values = {**FAST, "fetch.delay": 0.05, "crawl.seeds": (srv.url("/"),)}
+        values |= {"crawl.data_dir": tmp_path / "d", "frontier.url": url, "extract.workers": 0}
+        settings = load_settings(None, values, environ={}).settings
+        stats = asyncio.run(run_crawl(settings, out=tmp_path / "out.jsonl", use_solr=False))
+        hits = srv.log()
+    assert stats.indexed == 4
+    assert [h.path for h in hits[:2]] == ["/robots.txt", "/sitemap.xml"]
+    assert min(_gaps(hits)) >= crawl_delay - 0.01, [round(g, 3) for g in _gaps(hits)]
+
+
+def test_a_takeover_reads_robots_txt_again_at_the_host_pace_but_not_the_sitemap(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A reads robots.txt and the sitemap and is killed -9; B joins and takes the host
+    over when A's lease expires: robots.txt is read again (B's cache is its own), at the
+    host's pace, the sitemap not; every page is written once by one of them."""
+    lease, delay, pages = 2.0, 0.2, 30
+    env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
+    env["INDEXER_EXTRACT_WORKERS"] = "0"
+    common = ["--frontier", pg_url, "--delay", str(delay), "--per-host", "1"]
+    paths = [f"/s{i}" for i in range(pages)]
+    with FaultServer(1) as srv:
+        _robots(srv, delay)
+        _sitemap(srv, paths)
+        srv.page("/", "home")
+        where = {"cwd": tmp_path, "env": env}
+        a = _crawl(*common, "--data-dir", "a", "--out", "a.jsonl", srv.url("/"), **where)
+        kill_then_join(
+            a,
+            lambda: _wait_for_pages(srv, a, 3),
+            lambda: _crawl(*common, "--join", "--data-dir", "b", "--out", "b.jsonl", **where),
+        )
+        hits = srv.log()
+    assert len(srv.log(path="/robots.txt")) == 2, "read again by the process taking over"
+    assert [h.path for h in hits].count("/sitemap.xml") == 1, "the sitemap read twice"
+    assert min(_gaps(hits)) >= delay - 0.02, [round(g, 3) for g in _gaps(hits)]
+    assert out_urls(tmp_path / n for n in ("a.jsonl", "b.jsonl")) == {
+        srv.url(p) for p in ["/", *paths]
+    }
+
+
+def _wait_for_pages(srv: FaultServer, proc: subprocess.Popen[bytes], pages: int) -> None:
+    """Wait until ``pages`` of the sitemap's pages were requested (the sitemap was read)."""
+    deadline = time.monotonic() + 60
+    while len([h for h in srv.log() if h.path.startswith("/s")]) < pages:
+        assert proc.poll() is None and time.monotonic() < deadline, "the crawl ended early"
+        time.sleep(0.02)
