@@ -7,6 +7,7 @@ host below the delay, every page requested once, every page's document written o
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import os
@@ -14,8 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from indexer import run_crawl
+from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.postgres.view import PgFrontierView
-from tests.faultserver import FaultServer, Hit, Reply, html
+from indexer.settings import load_settings
+from tests.faultserver import FAST, FaultServer, Hit, Reply, html
 
 A, B, C = 0, 1, 2
 DELAY = 0.3
@@ -69,8 +75,7 @@ def _docs(tmp: Path) -> list[str]:
 
 
 def _short_gaps(hits: list[Hit], host: int) -> list[float]:
-    starts = sorted(h.start for h in hits if h.host == host)
-    return [round(b - a, 3) for a, b in itertools.pairwise(starts) if b - a < DELAY - 0.02]
+    return [round(g, 3) for g in _gaps(hits, host) if g < DELAY - 0.02]
 
 
 def test_two_processes_keep_the_delay_on_redirect_targets(pg_url: str, tmp_path: Path) -> None:
@@ -101,3 +106,43 @@ def test_two_processes_keep_the_delay_on_redirect_targets(pg_url: str, tmp_path:
         outcomes = {url: outcome for url, outcome, _reason in view.urls()}
     assert outcomes[srv.url("/r3", A)] == outcomes[srv.url("/c1", A)] == "redirected"
     assert outcomes[srv.url("/t3", B)] == outcomes[srv.url("/x1", C)] == "indexed"
+
+
+@pytest.mark.parametrize("frontier_kind", ["sqlite", "postgres"], indirect=True)
+def test_a_hop_to_a_crawl_delay_host_keeps_its_gap_on_both_backends(
+    frontier_kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """One process: A's pages redirect to B, whose robots.txt asks a Crawl-delay. Every
+    request to B, its robots.txt included, is a Crawl-delay apart (followed inline on
+    SQLite, queued for B's lease holder on PostgreSQL), and both backends end with the same
+    documents and outcomes; a hop to a login URL ends ``login-required`` on both."""
+    crawl_delay = 0.4
+    url = "" if frontier_kind == "sqlite" else str(request.getfixturevalue("pg_url"))
+    with FaultServer(2) as srv:
+        srv.page("/", "home A", ["/r0", "/r1", "/r2", "/in"])
+        srv.route("/robots.txt", Reply(body=f"User-agent: *\nCrawl-delay: {crawl_delay}\n"), B)
+        for i in range(3):
+            srv.route(f"/r{i}", _moved(STATUSES[i], srv.url(f"/t{i}", B)), host=A)
+            srv.route(f"/t{i}", Reply(body=html(f"moved page {i}")), host=B)
+        srv.route("/in", _moved(302, srv.url("/login?next=/in", B)), host=A)
+        srv.route("/login?next=/in", Reply(body=html("sign in")), host=B)
+        values = {**FAST, "crawl.seeds": (srv.url("/"),), "crawl.data_dir": tmp_path / "d"}
+        values |= {"frontier.url": url, "extract.workers": 0, "fetch.delay": 0.05}
+        values |= {"crawl.allow_hosts": (srv.host(B),), "crawl.index_login_pages": True}
+        settings = load_settings(None, values, environ={}).settings
+        asyncio.run(run_crawl(settings, out=tmp_path / "out.jsonl", use_solr=False))
+        hits = srv.log()
+    gaps = [round(g, 3) for g in _gaps(hits, B)]
+    assert len(gaps) >= 4 and min(gaps) >= crawl_delay - 0.01, gaps  # robots.txt, 3 pages, login
+    docs = [json.loads(line)["url"] for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    moved = [srv.url(f"/t{i}", B) for i in range(3)]
+    assert sorted(docs) == sorted([srv.url("/", A), *moved, srv.url("/login?next=/in", B)])
+    with open_view(tmp_path / "d", url) as view:
+        outcomes = {u: o for u, o, _reason in view.urls()}
+    assert [outcomes[srv.url(f"/r{i}", A)] for i in range(3)] == ["redirected"] * 3
+    assert outcomes[srv.url("/in", A)] == "login-required"
+
+
+def _gaps(hits: list[Hit], host: int) -> list[float]:
+    starts = sorted(h.start for h in hits if h.host == host)
+    return [b - a for a, b in itertools.pairwise(starts)]

@@ -34,6 +34,17 @@ from indexer.outcomes import Outcome
 QUEUED_NOTE = "queued for its host's lease holder"
 
 
+def queued_outcome(login: LoginRules, target: str) -> tuple[Outcome, str]:
+    """``(outcome, reason)`` of a URL whose hop to ``target`` was queued
+    (:class:`RedirectQueued`): ``redirected``, or ``login-required`` for a login URL (as a
+    followed hop is judged, :meth:`LoginRules.judge`; a login page known only by its
+    password form is seen by the target's own visit, ``login-page``)."""
+    if login.is_login_url(target):
+        login.learn(target)
+        return Outcome.LOGIN_REQUIRED, f"redirects to the login page {target}; {QUEUED_NOTE}"
+    return Outcome.REDIRECTED, f"redirected to {target}; {QUEUED_NOTE}"
+
+
 @dataclass(frozen=True, slots=True)
 class RedirectHops:
     """The hop rules of one crawl (see the module docstring).

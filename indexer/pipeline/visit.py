@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from indexer.crawl.candidates import Candidates, link_rules
 from indexer.crawl.fetch import Fetcher, Validators
 from indexer.crawl.frontier import Claimed, Frontier
-from indexer.crawl.hops import QUEUED_NOTE, RedirectHops
+from indexer.crawl.hops import RedirectHops, queued_outcome
 from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import HostSlot, Politeness
@@ -263,11 +263,10 @@ class Visitor:
 
     def _queue_hop(self, claimed: Claimed, target: str) -> None:
         """A hop to another host of a shared frontier (:mod:`indexer.crawl.hops`): the URL ends
-        ``redirected`` (not reached: nothing sent for it), its target queued at its depth."""
+        (not reached: nothing sent for it), its target is queued at its depth."""
         self.aliases.learn(claimed.url, target)
         self.enqueue([target], claimed.depth)
-        reason = f"redirected to {target}; {QUEUED_NOTE}"
-        self.ledger.finish(claimed.url, Outcome.REDIRECTED, reason)
+        self.ledger.finish(claimed.url, *queued_outcome(self.login, target))
 
     def _retry(self, claimed: Claimed, exc: RetryableFetchError) -> None:
         if exc.retry_after is not None:
