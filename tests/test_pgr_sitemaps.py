@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from indexer import run_crawl
+from indexer.crawl.sitemaps import fetchable
 from indexer.settings import load_settings
 from tests.faultserver import FAST, FaultServer, Hit, Reply, html
 from tests.pg_fixtures import kill_then_join, out_urls
@@ -99,3 +100,18 @@ def _wait_for_pages(srv: FaultServer, proc: subprocess.Popen[bytes], pages: int)
     while len([h for h in srv.log() if h.path.startswith("/s")]) < pages:
         assert proc.poll() is None and time.monotonic() < deadline, "the crawl ended early"
         time.sleep(0.02)
+
+
+def test_on_a_shared_frontier_only_the_origin_hosts_sitemap_files_are_read() -> None:
+    """Another host's sitemap (listed in robots.txt, or a child of a sitemap index) is its
+    lease holder's to fetch; one process alone reads every file the scope allows."""
+
+    def in_scope(url: str) -> bool:
+        return "/out" not in url
+
+    own, other = "http://127.0.0.1:8001", "http://127.0.0.2:8001"
+    shared = fetchable(own, in_scope, shared=True)
+    assert shared(f"{own}/sitemap.xml") and not shared(f"{other}/sitemap.xml")
+    assert not shared(f"{own}/out/sitemap.xml")
+    alone = fetchable(own, in_scope, shared=False)
+    assert alone(f"{other}/sitemap.xml") and not alone(f"{own}/out/sitemap.xml")

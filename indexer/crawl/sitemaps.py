@@ -25,6 +25,7 @@ from typing import Protocol
 from lxml import etree
 
 from indexer.crawl.fetch import Fetcher
+from indexer.crawl.urls import host_of
 from indexer.errors import FetchError
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,17 @@ def parse_sitemap(body: bytes, max_bytes: int) -> Sitemap:
             if len(locs) >= MAX_URLS_PER_FILE:
                 break
     return Sitemap(is_index, locs)
+
+
+def fetchable(origin: str, allows: Callable[[str], bool], shared: bool) -> Callable[[str], bool]:
+    """Which sitemap URLs the reading of ``origin``'s sitemaps may fetch: those ``allows``
+    (the crawl's scope) lets in; on a frontier shared by several crawl processes only those
+    on the origin's own host, whose lease the reader holds (another host's files are its
+    holder's to fetch: every request to a host comes from its holder, ARCHITECTURE.md)."""
+    if not shared:
+        return allows
+    host = host_of(origin)
+    return lambda url: allows(url) and host_of(url) == host
 
 
 class MetaStore(Protocol):

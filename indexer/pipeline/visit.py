@@ -35,7 +35,7 @@ from indexer.crawl.politeness import HostSlot, Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
 from indexer.crawl.scope import Scope
-from indexer.crawl.sitemaps import SitemapReader, SitemapsRead
+from indexer.crawl.sitemaps import SitemapReader, SitemapsRead, fetchable
 from indexer.crawl.urls import SiteAliases, host_of, normalize_url, origin_of
 from indexer.errors import (
     FetchError,
@@ -254,8 +254,9 @@ class Visitor:
         if not self.settings.crawl.sitemaps or not self._sitemaps_read.due(origin, self.frontier):
             return
         listed = await self.clients.robots.sitemaps(url)
+        allows = fetchable(origin, self.scope.allows, self.frontier.shared is not None)
         pages = self.clients.sitemaps.page_urls(
-            origin, listed, self.scope.allows, lambda u: self.politeness.turn(host_of(u))
+            origin, listed, allows, lambda u: self.politeness.turn(host_of(u))
         )
         async for batch in pages:
             self.enqueue(batch, 1)
