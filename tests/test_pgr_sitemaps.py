@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from indexer import run_crawl
+from indexer.crawl.politeness import Politeness
 from indexer.crawl.sitemaps import fetchable
 from indexer.settings import load_settings
 from tests.faultserver import FAST, FaultServer, Hit, Reply, html
@@ -115,3 +116,18 @@ def test_on_a_shared_frontier_only_the_origin_hosts_sitemap_files_are_read() -> 
     assert not shared(f"{own}/out/sitemap.xml")
     alone = fetchable(own, in_scope, shared=False)
     assert alone(f"{other}/sitemap.xml") and not alone(f"{own}/out/sitemap.xml")
+
+
+def test_a_crawl_delay_learnt_after_a_request_spaces_the_next_from_that_request() -> None:
+    """robots.txt is requested at ``fetch.delay``'s turn; the Crawl-delay it teaches moves
+    the next start to a Crawl-delay after that request, not the delay its turn reserved."""
+    politeness = Politeness(0.05, 1, 60.0)
+    host = "127.0.0.1:8001"
+    asyncio.run(politeness.turn(host))
+    started = time.monotonic()
+    politeness.sent(host)
+    politeness.set_crawl_delay(host, 2.0)
+    ready = politeness.ready_at(host)
+    assert ready is not None and ready >= started + 2.0
+    politeness.set_crawl_delay(host, 2.0)  # known already: nothing moves
+    assert politeness.ready_at(host) == ready
