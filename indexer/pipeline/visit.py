@@ -174,8 +174,6 @@ class Visitor:
                 before_request=lambda u: self.politeness.turn(host_of(u)),
             )
         except RedirectQueued as exc:
-            self.ledger.stats.fetched += 1
-            self._observe(claimed.host, False)
             self._queue_hop(claimed, exc.target)
             return
         except RetryableFetchError as exc:
@@ -265,6 +263,8 @@ class Visitor:
     def _queue_hop(self, claimed: Claimed, target: str) -> None:
         """A hop to another host of a shared frontier (:mod:`indexer.crawl.hops`): the URL ends
         (not reached: nothing sent for it), its target is queued at its depth."""
+        self.ledger.stats.fetched += 1
+        self._observe(claimed.host, False)
         self.aliases.learn(claimed.url, target)
         self.enqueue([target], claimed.depth)
         self.ledger.finish(claimed.url, *queued_outcome(self.login, target))
