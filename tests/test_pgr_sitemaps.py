@@ -131,3 +131,39 @@ def test_a_crawl_delay_learnt_after_a_request_spaces_the_next_from_that_request(
     assert ready is not None and ready >= started + 2.0
     politeness.set_crawl_delay(host, 2.0)  # known already: nothing moves
     assert politeness.ready_at(host) == ready
+
+
+@pytest.mark.parametrize("frontier_kind", ["sqlite", "postgres"], indirect=True)
+def test_a_sitemap_redirect_is_followed_only_into_the_readers_reach(
+    frontier_kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Host A's robots.txt lists two sitemaps: one redirects to host B (in scope, no seed),
+    one to host C (out of scope). C is never asked; B's file is read at B's turn by one
+    process alone, and left to B's lease holder on a shared frontier (nobody holds B: it
+    is never asked)."""
+    delay = 0.3
+    url = "" if frontier_kind == "sqlite" else str(request.getfixturevalue("pg_url"))
+    with FaultServer(3) as srv:
+        listed = "".join(f"Sitemap: {srv.url(p)}\n" for p in ("/sm-b.xml", "/sm-c.xml"))
+        srv.route("/robots.txt", Reply(body=f"User-agent: *\n{listed}", content_type="text/plain"))
+        srv.route("/sm-b.xml", Reply(status=302, headers={"Location": srv.url("/sm.xml", 1)}))
+        srv.route("/sm-c.xml", Reply(status=302, headers={"Location": srv.url("/sm.xml", 2)}))
+        locs = f"<url><loc>{srv.url('/b0', 1)}</loc></url>"
+        body = f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>'
+        for host in (1, 2):
+            srv.route("/sm.xml", Reply(body=body, content_type="application/xml"), host=host)
+        srv.route("/b0", Reply(body=html("B page")), host=1)
+        srv.page("/", "home")
+        values = {**FAST, "fetch.delay": delay, "crawl.seeds": (srv.url("/"),)}
+        values |= {"crawl.data_dir": tmp_path / "d", "frontier.url": url, "extract.workers": 0}
+        values |= {"crawl.allow_hosts": (srv.host(1),)}
+        settings = load_settings(None, values, environ={}).settings
+        asyncio.run(run_crawl(settings, out=tmp_path / "out.jsonl", use_solr=False))
+        hits = srv.log()
+    assert not [h for h in hits if h.host == 2], "a redirect out of scope was followed"
+    on_b = [h for h in hits if h.host == 1]
+    if frontier_kind == "postgres":
+        assert not on_b, "another host's sitemap was read by the holder of A"
+    else:
+        assert "/sm.xml" in [h.path for h in on_b] and "/b0" in [h.path for h in on_b]
+        assert min(_gaps(on_b)) >= delay - 0.01, [round(g, 3) for g in _gaps(on_b)]

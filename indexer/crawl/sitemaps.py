@@ -26,7 +26,8 @@ from lxml import etree
 
 from indexer.crawl.fetch import Fetcher
 from indexer.crawl.urls import host_of
-from indexer.errors import FetchError
+from indexer.errors import FetchError, PermanentFetchError
+from indexer.outcomes import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -166,8 +167,10 @@ class SitemapReader:
         Args:
             origin: ``scheme://host[:port]``.
             listed: ``Sitemap:`` URLs from its robots.txt; empty means ``/sitemap.xml``.
-            may_fetch: whether a sitemap URL may be fetched (the crawl's scope).
-            before_request: awaited before each GET (the host's politeness turn).
+            may_fetch: whether a sitemap URL, or a redirect target of one, may be fetched
+                (the crawl's scope; :func:`fetchable`).
+            before_request: awaited before each GET and redirect hop (the politeness
+                turn of the URL's host).
         """
         pending = list(listed) or [f"{origin}/sitemap.xml"]
         seen: set[str] = set()
@@ -176,16 +179,31 @@ class SitemapReader:
             if url in seen or not may_fetch(url):
                 continue
             seen.add(url)
-            sitemap = await self._read(url, before_request)
+            sitemap = await self._read(url, may_fetch, before_request)
             if sitemap.is_index:
                 pending.extend(sitemap.locs)
             elif sitemap.locs:
                 yield sitemap.locs
 
-    async def _read(self, url: str, before_request: Callable[[str], Awaitable[None]]) -> Sitemap:
+    async def _read(
+        self,
+        url: str,
+        may_fetch: Callable[[str], bool],
+        before_request: Callable[[str], Awaitable[None]],
+    ) -> Sitemap:
+        """One sitemap file; a redirect to a URL ``may_fetch`` refuses ends it empty, one it
+        allows is followed at its host's turn (``before_request``)."""
+
+        async def hop(target: str) -> None:
+            if not may_fetch(target):
+                raise PermanentFetchError(url, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
+            await before_request(target)
+
         await before_request(url)
         try:
-            status, body = await self._fetcher.get_text(url, self._max_bytes, truncate=True)
+            status, body = await self._fetcher.get_text(
+                url, self._max_bytes, truncate=True, before_hop=hop
+            )
         except FetchError as exc:
             log.info("sitemap %s not read: %s", url, exc.reason)
             return Sitemap(False, [])
