@@ -167,3 +167,27 @@ def test_a_sitemap_redirect_is_followed_only_into_the_readers_reach(
     else:
         assert "/sm.xml" in [h.path for h in on_b] and "/b0" in [h.path for h in on_b]
         assert min(_gaps(on_b)) >= delay - 0.01, [round(g, 3) for g in _gaps(on_b)]
+
+
+@pytest.mark.parametrize("frontier_kind", ["sqlite", "postgres"], indirect=True)
+def test_a_robots_txt_redirect_waits_the_turn_of_the_host_it_leads_to(
+    frontier_kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Host A's robots.txt redirects to host B's, and B is crawled too (one process): the
+    redirected request is one of B's, a delay apart from B's others."""
+    delay = 0.3
+    url = "" if frontier_kind == "sqlite" else str(request.getfixturevalue("pg_url"))
+    with FaultServer(2) as srv:
+        srv.route("/robots.txt", Reply(status=301, headers={"Location": srv.url("/robots.txt", 1)}))
+        srv.route("/robots.txt", Reply(body="User-agent: *\n", content_type="text/plain"), host=1)
+        for host in (0, 1):
+            srv.page("/", f"home {host}", ["/p0", "/p1"], host=host)
+            for i in range(2):
+                srv.route(f"/p{i}", Reply(body=html(f"page {host}-{i}")), host=host)
+        values = {**FAST, "fetch.delay": delay, "extract.workers": 0, "frontier.url": url}
+        values |= {"crawl.seeds": (srv.url("/"), srv.url("/", 1)), "crawl.data_dir": tmp_path}
+        settings = load_settings(None, values, environ={}).settings
+        asyncio.run(run_crawl(settings, out=tmp_path / "out.jsonl", use_solr=False))
+        hits = srv.log(host=1)
+    assert [h.path for h in hits].count("/robots.txt") >= 2, "A's redirect and B's own"
+    assert min(_gaps(hits)) >= delay - 0.01, [round(g, 3) for g in _gaps(hits)]
