@@ -6,7 +6,8 @@
     ├── ConfigError                  bad settings or usage; names the setting (CLI exit 2)
     ├── FetchError                   one URL could not be fetched (carries url, outcome, reason)
     │   ├── RetryableFetchError      timeouts, resets, 408/429/5xx: try again later
-    │   └── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
+    │   ├── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
+    │   └── RedirectQueued           a hop to another host of a shared frontier: queued
     ├── InvalidURLError              unparseable or unfetchable URL (carries its outcome)
     ├── ExtractError                 a page could not be parsed for main content
     │   ├── DocumentError            a document ends with an outcome (parse-error, no-text …)
@@ -94,6 +95,19 @@ class RetryableFetchError(FetchError):
 
 class PermanentFetchError(FetchError):
     """A fetch failure that retrying will not fix."""
+
+
+class RedirectQueued(FetchError):
+    """A redirect hop left to the frontier instead of being followed: on a frontier shared
+    by several crawl processes, a hop to another host (:mod:`indexer.crawl.hops`).
+
+    Args:
+        target: the normalized redirect target, to be queued for its host's lease holder.
+    """
+
+    def __init__(self, url: str, target: str) -> None:
+        super().__init__(url, Outcome.REDIRECTED, f"redirected to {target}")
+        self.target = target
 
 
 class InvalidURLError(IndexerError):

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
+import signal
 import sqlite3
-from collections.abc import Callable, Iterator
+import subprocess
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,3 +120,35 @@ def two_processes(pg_url: str, root: Path) -> Iterator[tuple[PgFrontier, PgFront
         a.start_run(resume=False)
         b.start_run(resume=True)
         yield a, b
+
+
+def kill_then_join(
+    first: subprocess.Popen[bytes],
+    ready: Callable[[], None],
+    join: Callable[[], subprocess.Popen[bytes]],
+) -> None:
+    """Once ``ready()`` returns, kill the crawl process ``first`` with -9, start
+    ``join()`` (a ``--join`` process) and wait for it to end with exit 0 (at most 120 s);
+    both are stopped by their pid, also on failure."""
+    second = None
+    try:
+        ready()
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(10)
+        second = join()
+        err = second.stderr.read().decode()[-2000:] if second.stderr else ""
+        assert second.wait(120) == 0, err
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+
+
+def out_urls(paths: Iterable[Path]) -> set[str]:
+    """The ``url`` of every complete line of the ``--out`` files among ``paths``."""
+    urls: set[str] = set()
+    for path in paths:
+        lines = path.read_text("utf-8").splitlines() if path.exists() else []
+        urls |= {json.loads(line)["url"] for line in lines if line.strip().endswith("}")}
+    return urls

@@ -6,9 +6,7 @@ then two ``indexer crawl`` processes on a loopback site."""
 
 from __future__ import annotations
 
-import json
 import os
-import signal
 import subprocess
 import time
 from pathlib import Path
@@ -18,6 +16,7 @@ import psycopg
 from indexer.crawl.frontier.postgres.store import PgFrontier
 from indexer.crawl.politeness import Politeness
 from tests.faultserver import FaultServer, Reply, html
+from tests.pg_fixtures import kill_then_join, out_urls
 from tests.test_pg_join import _crawl
 
 HOST = "127.0.0.1:9"
@@ -97,31 +96,21 @@ def test_a_retry_after_seen_by_a_killed_process_holds_for_the_joiner(
         srv.route("/p2", [busy, Reply(body=html("page 1-2"))], host=1)
         seeds = [srv.url("/", h) for h in range(2)]
         a = _crawl(*common, "--data-dir", "a", "--out", "a.jsonl", *seeds, cwd=tmp_path, env=env)
-        b = None
-        try:
-            _wait_for_hold(pg_url, srv.base(1).split("://")[1].rstrip("/"), a)
-            os.kill(a.pid, signal.SIGKILL)
-            a.wait(10)
-            b = _crawl(
+        host = srv.base(1).split("://")[1].rstrip("/")
+        kill_then_join(
+            a,
+            lambda: _wait_for_hold(pg_url, host, a),
+            lambda: _crawl(
                 *common, "--join", "--data-dir", "b", "--out", "b.jsonl", cwd=tmp_path, env=env
-            )
-            assert b.wait(120) == 0, b.stderr.read().decode()[-2000:] if b.stderr else ""
-        finally:
-            for proc in (a, b):
-                if proc is not None and proc.poll() is None:
-                    proc.kill()
-                    proc.wait(10)
+            ),
+        )
         hits = srv.log()
     refused = next(h for h in hits if h.host == 1 and h.status == 503)
     after = [h.start for h in hits if h.host == 1 and h.start > refused.end]
     assert after and min(after) - refused.end >= hold - 0.05, min(after) - refused.end
     fetched = {(h.host, h.path) for h in hits if h.status == 200}
     assert fetched >= {(h, p) for h in range(2) for p in ["/", *[f"/p{i}" for i in range(pages)]]}
-    docs = set()
-    for name in ("a.jsonl", "b.jsonl"):
-        path = tmp_path / name
-        lines = path.read_text().splitlines() if path.exists() else []
-        docs |= {json.loads(line)["url"] for line in lines if line.strip().endswith("}")}
+    docs = out_urls(tmp_path / name for name in ("a.jsonl", "b.jsonl"))
     assert len(docs) == 2 * (pages + 1), "every page written by one of them"
 
 

@@ -142,7 +142,11 @@ class Fetcher:
         return {"Authorization": "Basic " + base64.b64encode(pair.encode("utf-8")).decode()}
 
     async def get_text(
-        self, url: str, max_bytes: int = 512 * 1024, truncate: bool = False
+        self,
+        url: str,
+        max_bytes: int = 512 * 1024,
+        truncate: bool = False,
+        before_hop: HopCheck | None = None,
     ) -> tuple[int, bytes]:
         """GET a small resource (robots.txt, sitemap), following up to 5 redirects.
 
@@ -151,15 +155,17 @@ class Fetcher:
 
         Args:
             max_bytes: body cap; beyond it the body is cut (``truncate``) or refused.
+            before_hop: awaited with each redirect target first; a FetchError it raises stops.
 
         Raises:
             RetryableFetchError: network failure or timeout.
-            PermanentFetchError: body over ``max_bytes`` and not ``truncate``, or a
-                redirect to a URL that cannot be fetched.
+            PermanentFetchError: body over ``max_bytes`` (not ``truncate``), bad redirect.
         """
-        for _hop in range(_SMALL_REDIRECTS):
+        for hop in range(_SMALL_REDIRECTS):
+            if hop and before_hop is not None:
+                await before_hop(url)
             async with (
-                self._guard(url),
+                _ErrorTranslation(url),
                 self._session.get(
                     url, allow_redirects=False, proxy=self._cfg.proxy, headers=self._auth(url)
                 ) as resp,
@@ -217,7 +223,7 @@ class Fetcher:
         if validators.last_modified:
             headers["If-Modified-Since"] = validators.last_modified
         async with (
-            self._guard(url),
+            _ErrorTranslation(url),
             self._session.get(
                 url,
                 headers=headers,
@@ -307,9 +313,6 @@ class Fetcher:
         else:
             decoder.finish()
         return b"".join(chunks)
-
-    def _guard(self, url: str) -> _ErrorTranslation:
-        return _ErrorTranslation(url)
 
 
 class _Decoder:

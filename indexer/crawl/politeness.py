@@ -37,6 +37,7 @@ class SharedPoliteness(Protocol):
 @dataclass(slots=True)
 class _Host:
     next_start: float = 0.0
+    last_start: float = -1.0  # the last request's start (its turn, or when it was written)
     in_flight: int = 0
     crawl_delay: float = 0.0
     held_until: float = 0.0
@@ -71,11 +72,18 @@ class Politeness:
 
     def set_crawl_delay(self, host: str, seconds: float | None) -> None:
         """Apply a robots.txt Crawl-delay (capped) to ``host``; a changed one is handed on
-        (``shared``)."""
+        (``shared``). It covers every request to the host, the next one included: that is
+        a Crawl-delay after the last start (the robots.txt request that taught it, before
+        the sitemaps are read), not the delay the last turn reserved."""
         state, capped = self._host(host), min(seconds or 0.0, self._cap)
-        if self._shared is not None and capped != state.crawl_delay:
+        if capped == state.crawl_delay:
+            return
+        if self._shared is not None:
             self._shared.crawl_delay(host, capped)
         state.crawl_delay = capped
+        if state.last_start >= 0:
+            after = state.last_start + self.delay_of(host) + GAP_MARGIN
+            state.next_start = max(state.next_start, after)
 
     def delay_of(self, host: str) -> float:
         """Seconds between request starts on ``host``."""
@@ -102,20 +110,23 @@ class Politeness:
         now = time.monotonic()
         start = max(now, state.next_start)
         state.next_start = start + self.delay_of(host)
+        state.last_start = max(state.last_start, start)
         if start > now:
             await asyncio.sleep(start - now)
             # A late wake-up (a busy event loop) must not shorten the next gap.
             state.next_start = max(state.next_start, time.monotonic() + self.delay_of(host))
+            state.last_start = max(state.last_start, time.monotonic())
 
     def sent(self, host: str) -> None:
         """A request to ``host`` was just written: the next one starts a full delay later,
         plus :data:`GAP_MARGIN` when there is a delay (the host sees each request a little
         after it is written, and not always equally late: loopback showed 2 ms of such
         jitter, so an exact gap could arrive short of the delay)."""
-        state = self._host(host)
+        state, now = self._host(host), time.monotonic()
         delay = self.delay_of(host)
         margin = GAP_MARGIN if delay > 0 else 0.0
-        state.next_start = max(state.next_start, time.monotonic() + delay + margin)
+        state.next_start = max(state.next_start, now + delay + margin)
+        state.last_start = max(state.last_start, now)
 
     def slow_down(self, host: str, seconds: float) -> None:
         """Hold every request to ``host`` for ``seconds`` (a Retry-After answer)."""

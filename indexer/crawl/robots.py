@@ -6,7 +6,8 @@ disallowed for now, and robots.txt is tried again after ``fetch.robots_retry`` s
 (the pipeline defers the host's URLs until then instead of giving them up). A host that
 cannot be reached at all (connection refused, timeout) is tried again sooner
 (``network_retry``), and its URLs end as ``connection-error`` or ``timeout``. Redirects are
-followed (at least five, §2.3.1.2) and only the first 500 KiB are parsed (§2.5).
+followed (at least five, §2.3.1.2), each hop at its host's politeness turn when the crawl
+gives one (``before_hop``), and only the first 500 KiB are parsed (§2.5).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from protego import Protego
 from yarl import URL
 
-from indexer.crawl.fetch import Fetcher
+from indexer.crawl.fetch import Fetcher, HopCheck
 from indexer.errors import FetchError
 from indexer.outcomes import Outcome, http_outcome
 from indexer.settings import FetchSettings
@@ -53,15 +54,22 @@ class RobotsCache:
         user_agent: product token matched against ``User-agent`` lines.
         retry_after: seconds before a robots.txt that answered 5xx is tried again.
         network_retry: seconds before an unreachable host's robots.txt is tried again.
+        before_hop: awaited with each redirect target of a robots.txt (its host's turn).
     """
 
     def __init__(
-        self, fetcher: Fetcher, user_agent: str, retry_after: float, network_retry: float
+        self,
+        fetcher: Fetcher,
+        user_agent: str,
+        retry_after: float,
+        network_retry: float,
+        before_hop: HopCheck | None = None,
     ) -> None:
         self._fetcher = fetcher
         self._agent = user_agent
         self._retry_after = retry_after
         self._network_retry = network_retry
+        self._before_hop = before_hop
         self._entries: dict[str, _Entry] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -118,7 +126,10 @@ class RobotsCache:
     async def _load(self, origin: str) -> _Entry:
         try:
             status, body = await self._fetcher.get_text(
-                f"{origin}/robots.txt", _MAX_ROBOTS_BYTES, truncate=True
+                f"{origin}/robots.txt",
+                _MAX_ROBOTS_BYTES,
+                truncate=True,
+                before_hop=self._before_hop,
             )
         except FetchError as exc:
             wait = self._network_retry if exc.outcome in NETWORK_FAILURES else self._retry_after

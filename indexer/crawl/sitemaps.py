@@ -7,6 +7,11 @@ fetched in turn), gzip-compressed files too (``.xml.gz`` served as-is), and plai
 sitemaps (one URL per line). Limits from the protocol: 50,000 URLs per file; we also stop
 after ``max_files`` files per host and never read more than ``max_bytes`` (decompressed) of
 one file. XML is parsed without entities, DTDs or network access (no XXE).
+
+A crawl reads an origin's sitemaps once per run (:class:`SitemapsRead`), also across the
+processes of a shared frontier and across a resume: the frontier's ``meta`` keeps the run
+that read them, so a process taking a host over (lease expiry or the share rebalancing) does
+not fetch and queue them again.
 """
 
 from __future__ import annotations
@@ -14,12 +19,15 @@ from __future__ import annotations
 import logging
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from lxml import etree
 
 from indexer.crawl.fetch import Fetcher
-from indexer.errors import FetchError
+from indexer.crawl.urls import host_of
+from indexer.errors import FetchError, PermanentFetchError
+from indexer.outcomes import Outcome
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +84,55 @@ def parse_sitemap(body: bytes, max_bytes: int) -> Sitemap:
     return Sitemap(is_index, locs)
 
 
+def fetchable(origin: str, allows: Callable[[str], bool], shared: bool) -> Callable[[str], bool]:
+    """Which sitemap URLs the reading of ``origin``'s sitemaps may fetch: those ``allows``
+    (the crawl's scope) lets in; on a frontier shared by several crawl processes only those
+    on the origin's own host, whose lease the reader holds (another host's files are its
+    holder's to fetch: every request to a host comes from its holder, ARCHITECTURE.md)."""
+    if not shared:
+        return allows
+    host = host_of(origin)
+    return lambda url: allows(url) and host_of(url) == host
+
+
+class MetaStore(Protocol):
+    """The frontier's ``meta`` table and current run (:class:`~indexer.crawl.frontier.Frontier`)."""
+
+    run: int
+
+    def meta(self, key: str) -> str | None:
+        """The value under ``key``, or None."""
+        ...
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``."""
+        ...
+
+
+@dataclass
+class SitemapsRead:
+    """Which origins' sitemaps this run has read: known here, else asked once per origin of
+    the frontier's ``meta`` (key ``sitemaps:ORIGIN``, value the run's number), written when
+    every file was read and queued. A process killed while reading leaves no mark, so the
+    process taking the host over reads them in full (its lease keeps the reads one at a
+    time: only the holder visits the host's URLs)."""
+
+    _asked: set[str] = field(default_factory=set)
+
+    def due(self, origin: str, frontier: MetaStore) -> bool:
+        """Whether ``origin``'s sitemaps are still to be read in ``frontier``'s run (True
+        once per origin in this process at most)."""
+        if origin in self._asked:
+            return False
+        self._asked.add(origin)
+        return frontier.meta(f"sitemaps:{origin}") != str(frontier.run)
+
+    @staticmethod
+    def done(origin: str, frontier: MetaStore) -> None:
+        """``origin``'s sitemaps were read and their URLs queued in ``frontier``'s run."""
+        frontier.set_meta(f"sitemaps:{origin}", str(frontier.run))
+
+
 def _gunzip(data: bytes, max_bytes: int) -> bytes:
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
@@ -110,8 +167,10 @@ class SitemapReader:
         Args:
             origin: ``scheme://host[:port]``.
             listed: ``Sitemap:`` URLs from its robots.txt; empty means ``/sitemap.xml``.
-            may_fetch: whether a sitemap URL may be fetched (the crawl's scope).
-            before_request: awaited before each GET (the host's politeness turn).
+            may_fetch: whether a sitemap URL, or a redirect target of one, may be fetched
+                (the crawl's scope; :func:`fetchable`).
+            before_request: awaited before each GET and redirect hop (the politeness
+                turn of the URL's host).
         """
         pending = list(listed) or [f"{origin}/sitemap.xml"]
         seen: set[str] = set()
@@ -120,16 +179,31 @@ class SitemapReader:
             if url in seen or not may_fetch(url):
                 continue
             seen.add(url)
-            sitemap = await self._read(url, before_request)
+            sitemap = await self._read(url, may_fetch, before_request)
             if sitemap.is_index:
                 pending.extend(sitemap.locs)
             elif sitemap.locs:
                 yield sitemap.locs
 
-    async def _read(self, url: str, before_request: Callable[[str], Awaitable[None]]) -> Sitemap:
+    async def _read(
+        self,
+        url: str,
+        may_fetch: Callable[[str], bool],
+        before_request: Callable[[str], Awaitable[None]],
+    ) -> Sitemap:
+        """One sitemap file; a redirect to a URL ``may_fetch`` refuses ends it empty, one it
+        allows is followed at its host's turn (``before_request``)."""
+
+        async def hop(target: str) -> None:
+            if not may_fetch(target):
+                raise PermanentFetchError(url, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
+            await before_request(target)
+
         await before_request(url)
         try:
-            status, body = await self._fetcher.get_text(url, self._max_bytes, truncate=True)
+            status, body = await self._fetcher.get_text(
+                url, self._max_bytes, truncate=True, before_hop=hop
+            )
         except FetchError as exc:
             log.info("sitemap %s not read: %s", url, exc.reason)
             return Sitemap(False, [])

@@ -31,7 +31,7 @@ from indexer.crawl.retry import RetryPolicy
 from indexer.crawl.robots import RobotsCache, robots_network_retry
 from indexer.crawl.scope import build_scope
 from indexer.crawl.sitemaps import SitemapReader
-from indexer.crawl.urls import SiteAliases, normalize_url
+from indexer.crawl.urls import SiteAliases, host_of, normalize_url
 from indexer.errors import IndexerError, InvalidURLError
 from indexer.index.client import SolrClient
 from indexer.index.outbox import OUTBOX, claim_outbox
@@ -224,7 +224,11 @@ class Crawler:
             async with build_session(fetch, self.politeness.sent) as session:
                 fetcher = Fetcher(session, fetch, self.settings.crawl.strip_params)
                 robots = RobotsCache(
-                    fetcher, fetch.user_agent, fetch.robots_retry, robots_network_retry(fetch)
+                    fetcher,
+                    fetch.user_agent,
+                    fetch.robots_retry,
+                    robots_network_retry(fetch),
+                    lambda u: self.politeness.turn(host_of(u)),  # a redirect's host
                 )
                 sitemaps = SitemapReader(
                     fetcher, fetch.max_body_bytes, self.settings.crawl.sitemap_max_files

@@ -2,12 +2,11 @@
 
 1. robots.txt is asked (:mod:`indexer.crawl.robots`); an unavailable one defers the URL,
    a disallowing one ends it; the host's sitemaps are read once per origin and run.
-2. :mod:`indexer.crawl.fetch` downloads it (each redirect hop re-checked against the scope
-   and robots.txt; conditional GET with the stored validators unless the document left
-   the index). A retryable failure is scheduled again (:func:`indexer.crawl.retry.decide`);
-   a 410 deletes an indexed copy (a 404 waits its grace runs, :mod:`indexer.pipeline.grace`);
-   a redirect to a login page ends the URL as ``login-required`` (:mod:`indexer.crawl.login`).
-   A 304 queues the links stored from the page's last full fetch.
+2. :mod:`indexer.crawl.fetch` downloads it (redirect hops by :mod:`indexer.crawl.hops`: on a
+   shared frontier a hop to another host is queued; conditional GET with the stored
+   validators unless the document left the index). A retryable failure is scheduled again
+   (:func:`indexer.crawl.retry.decide`); a 410 deletes an indexed copy (a 404 waits its grace
+   runs, :mod:`indexer.pipeline.grace`). A 304 queues the links of its last full fetch.
 3. Its format is decided and it is parsed (:func:`~indexer.pipeline.documents.process_response`:
    pages in the process pool, documents in the document workers) and judged
    (:func:`indexer.pipeline.verdict.judge`): this module gathers the facts and carries it out.
@@ -29,19 +28,20 @@ from dataclasses import dataclass, field
 from indexer.crawl.candidates import Candidates, link_rules
 from indexer.crawl.fetch import Fetcher, Validators
 from indexer.crawl.frontier import Claimed, Frontier
+from indexer.crawl.hops import RedirectHops, queued_outcome
 from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import HostSlot, Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
 from indexer.crawl.scope import Scope
-from indexer.crawl.sitemaps import SitemapReader
+from indexer.crawl.sitemaps import SitemapReader, SitemapsRead, fetchable
 from indexer.crawl.urls import SiteAliases, host_of, normalize_url, origin_of
 from indexer.errors import (
     FetchError,
     IndexerError,
     InvalidURLError,
-    PermanentFetchError,
+    RedirectQueued,
     RetryableFetchError,
     StateError,
     StorageError,
@@ -117,7 +117,7 @@ class Visitor:
     on_fatal: Callable[[IndexerError], None] | None = None
     follow_links: bool = True
     learning: SiteLearning | None = None
-    _sitemap_origins: set[str] = field(default_factory=set)
+    _sitemaps_read: SitemapsRead = field(default_factory=SitemapsRead)
 
     @property
     def frontier(self) -> Frontier:
@@ -159,7 +159,8 @@ class Visitor:
         return Validators(claimed.etag, claimed.last_modified)
 
     async def _visit(self, claimed: Claimed, slot: HostSlot) -> None:
-        url, robots = claimed.url, self.clients.robots
+        url, shared = claimed.url, self.frontier.shared is not None
+        hops = RedirectHops(self.login, self.scope, self.clients.robots, self.politeness, shared)
         if self.host_failures.failing(claimed.host):
             self.ledger.finish(url, Outcome.HOST_FAILING, self.host_failures.reason(claimed.host))
             return
@@ -169,9 +170,12 @@ class Visitor:
             fetched = await self.clients.fetcher.fetch(
                 url,
                 self._validators(claimed),
-                check_hop=lambda target: self._check_hop(url, target, robots),
+                check_hop=lambda target: hops.check(url, target),
                 before_request=lambda u: self.politeness.turn(host_of(u)),
             )
+        except RedirectQueued as exc:
+            self._queue_hop(claimed, exc.target)
+            return
         except RetryableFetchError as exc:
             self.ledger.stats.fetched += 1
             self._observe(claimed.host, exc.unreachable)
@@ -242,32 +246,28 @@ class Visitor:
         return True
 
     async def _discover_sitemaps(self, url: str) -> None:
-        """Queue the URLs of the host's sitemaps, once per origin and run (depth 1)."""
+        """Queue the URLs of the host's sitemaps, once per origin and run (depth 1), across
+        processes and resumes too (:class:`~indexer.crawl.sitemaps.SitemapsRead`)."""
         origin = origin_of(url)
-        if not self.settings.crawl.sitemaps or origin in self._sitemap_origins:
+        if not self.settings.crawl.sitemaps or not self._sitemaps_read.due(origin, self.frontier):
             return
-        self._sitemap_origins.add(origin)
         listed = await self.clients.robots.sitemaps(url)
+        allows = fetchable(origin, self.scope.allows, self.frontier.shared is not None)
         pages = self.clients.sitemaps.page_urls(
-            origin, listed, self.scope.allows, lambda u: self.politeness.turn(host_of(u))
+            origin, listed, allows, lambda u: self.politeness.turn(host_of(u))
         )
         async for batch in pages:
             self.enqueue(batch, 1)
+        self._sitemaps_read.done(origin, self.frontier)
 
-    async def _check_hop(self, first: str, target: str, robots: RobotsCache) -> None:
-        if self.login.stops_redirect(target):  # before scope: SSO lives on another host
-            raise PermanentFetchError(first, Outcome.LOGIN_REQUIRED, f"redirect to login {target}")
-        if not self.scope.allows(target):
-            raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
-        allowed, reason = await robots.allowed(target)
-        if robots.unavailable_until(target) is not None:  # its host is down: try again later
-            raise RetryableFetchError(
-                first, Outcome.ROBOTS_UNAVAILABLE, f"redirect to {target}: {reason}"
-            )
-        if not allowed:
-            raise PermanentFetchError(
-                first, Outcome.ROBOTS_DISALLOWED, f"redirect to {target}: {reason}"
-            )
+    def _queue_hop(self, claimed: Claimed, target: str) -> None:
+        """A hop to another host of a shared frontier (:mod:`indexer.crawl.hops`): the URL ends
+        (not reached: nothing sent for it), its target is queued at its depth."""
+        self.ledger.stats.fetched += 1
+        self._observe(claimed.host, False)
+        self.aliases.learn(claimed.url, target)
+        self.enqueue([target], claimed.depth)
+        self.ledger.finish(claimed.url, *queued_outcome(self.login, target))
 
     def _retry(self, claimed: Claimed, exc: RetryableFetchError) -> None:
         if exc.retry_after is not None:

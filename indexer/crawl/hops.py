@@ -1,0 +1,91 @@
+"""Redirect hops of one fetch: refused, followed here, or left to the frontier.
+
+:meth:`indexer.crawl.fetch.Fetcher.fetch` follows redirects itself and hands every target
+to :meth:`RedirectHops.check` before requesting it. In order:
+
+1. a login page ends the URL ``login-required`` (before the scope: SSO lives on another
+   host; :mod:`indexer.crawl.login`);
+2. a target outside the crawl's scope ends it ``out-of-scope``;
+3. on a frontier shared by several crawl processes (``Frontier.shared``), a target on
+   another host than the URL's own is not requested here: :class:`RedirectQueued` ends the
+   URL ``redirected`` and the target is queued, so that the target host's lease holder
+   fetches it at that host's pace (issue #20: "another process never shortens a host's
+   gap"; the choice is argued in ARCHITECTURE.md, politeness). Hops within the URL's own
+   host, whose lease this visit's claim holds, are followed as on one process;
+4. the target's robots.txt (RFC 9309): read at the target host's politeness turn when not
+   yet cached, its Crawl-delay applied to that host before the hop's own request; an
+   unavailable one makes the URL retry later, a disallowing one ends it
+   ``robots-disallowed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from indexer.crawl.login import LoginRules
+from indexer.crawl.politeness import Politeness
+from indexer.crawl.robots import RobotsCache
+from indexer.crawl.scope import Scope
+from indexer.crawl.urls import host_of
+from indexer.errors import PermanentFetchError, RedirectQueued, RetryableFetchError
+from indexer.outcomes import Outcome
+
+#: The note after ``redirected to URL`` of a hop left to the frontier.
+QUEUED_NOTE = "queued for its host's lease holder"
+
+
+def queued_outcome(login: LoginRules, target: str) -> tuple[Outcome, str]:
+    """``(outcome, reason)`` of a URL whose hop to ``target`` was queued
+    (:class:`RedirectQueued`): ``redirected``, or ``login-required`` for a login URL (as a
+    followed hop is judged, :meth:`LoginRules.judge`; a login page known only by its
+    password form is seen by the target's own visit, ``login-page``)."""
+    if login.is_login_url(target):
+        login.learn(target)
+        return Outcome.LOGIN_REQUIRED, f"redirects to the login page {target}; {QUEUED_NOTE}"
+    return Outcome.REDIRECTED, f"redirected to {target}; {QUEUED_NOTE}"
+
+
+@dataclass(frozen=True, slots=True)
+class RedirectHops:
+    """The hop rules of one crawl (see the module docstring).
+
+    Attributes:
+        login: the login-wall rules; scope: the crawl's scope.
+        robots: the robots.txt cache; politeness: the per-host slots of this process.
+        shared: the frontier is shared by several crawl processes (hops to other hosts are
+            queued, not followed).
+    """
+
+    login: LoginRules
+    scope: Scope
+    robots: RobotsCache
+    politeness: Politeness
+    shared: bool
+
+    async def check(self, first: str, target: str) -> None:
+        """Check the hop of ``first``'s fetch to ``target`` (both normalized URLs).
+
+        Raises:
+            PermanentFetchError: ``login-required``, ``out-of-scope``, ``robots-disallowed``.
+            RetryableFetchError: ``robots-unavailable`` (the target's host is down).
+            RedirectQueued: a shared frontier and ``target`` on another host.
+        """
+        if self.login.stops_redirect(target):  # before scope: SSO lives on another host
+            raise PermanentFetchError(first, Outcome.LOGIN_REQUIRED, f"redirect to login {target}")
+        if not self.scope.allows(target):
+            raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
+        host = host_of(target)
+        if self.shared and host != host_of(first):
+            raise RedirectQueued(first, target)
+        if not self.robots.is_cached(target):  # robots.txt is a request to the host too
+            await self.politeness.turn(host)
+        allowed, reason = await self.robots.allowed(target)
+        if self.robots.unavailable_until(target) is not None:  # its host is down: try later
+            raise RetryableFetchError(
+                first, Outcome.ROBOTS_UNAVAILABLE, f"redirect to {target}: {reason}"
+            )
+        self.politeness.set_crawl_delay(host, await self.robots.crawl_delay(target))
+        if not allowed:
+            raise PermanentFetchError(
+                first, Outcome.ROBOTS_DISALLOWED, f"redirect to {target}: {reason}"
+            )
