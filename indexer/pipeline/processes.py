@@ -33,7 +33,7 @@ from types import FrameType
 from typing import Any
 
 from indexer.crawl.frontier.postgres.runclose import outbox_key
-from indexer.errors import ConfigError
+from indexer.errors import ConfigError, StateError
 from indexer.pipeline.summaries import add_up
 from indexer.settings import Settings
 
@@ -330,7 +330,9 @@ def _summary(launch: Launch, seconds: float) -> dict[str, Any]:
     total = add_up([e["summary"] for e in entries if e["summary"] is not None], seconds)
     total["processes"] = entries
     total["died"] = sum(1 for e in entries if e["signal"])
-    total["open_outboxes"] = _open_outboxes(launch.plan)
+    total["open_outboxes"] = []
+    with contextlib.suppress(StateError):  # the frontier is gone: the children said so
+        total["open_outboxes"] = _open_outboxes(launch.plan)
     return total
 
 
