@@ -8,6 +8,7 @@ once, and the outbox's documents reach Solr. Alone, with ``--processes 2`` and w
 from __future__ import annotations
 
 import collections
+import contextlib
 import json
 import os
 import signal
@@ -54,7 +55,8 @@ def cluster() -> Iterator[Cluster]:
         yield own
     finally:
         for pid in own.processes():  # a SIGSTOPped server would not stop
-            os.kill(pid, signal.SIGCONT)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
         own.stop()
 
 
@@ -169,8 +171,9 @@ def test_a_server_killed_9_stops_two_processes_and_resume_loses_nothing(
         seeds = _site(srv, MORE)  # the resume's second child joins before the first is done
         crawl = _launch(tmp_path, *flags, *seeds)
         _wait_docs(tmp_path, 20, crawl)
-        for pid in cluster.processes():
-            os.kill(pid, signal.SIGKILL)
+        for pid in cluster.processes():  # the server and its backends, as in a crash
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
         code, err = _ended(crawl)
         assert code == 2, err[-3000:]
         _said_once(err, processes=2)
@@ -203,7 +206,8 @@ def test_a_server_that_stops_answering_stops_a_joined_crawl_within_the_bound(
             took = time.monotonic() - started
         finally:
             for pid in stalled:
-                os.kill(pid, signal.SIGCONT)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
         for code, err in ends:
             assert code == 2, err[-3000:]
             assert "frontier.stall_seconds=3" in _said_once(err)[0]
