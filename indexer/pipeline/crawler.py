@@ -201,7 +201,8 @@ class Crawler:
         """Drain and commit (within the stop budget once stopped), then end the run."""
         stop = self.options.stop
         share = min(DRAIN_SHARE, self.settings.solr.stop_drain_timeout)
-        self.phases.enter(Phase.DRAINING)
+        with contextlib.suppress(FrontierLostError):  # said by _conclude
+            self.phases.enter(Phase.DRAINING)
         await self.sink.close(stop, lambda: stop_remaining(stop, share))
         self.stats.pending = self.sink.pending
         with contextlib.suppress(FrontierLostError):  # said by _conclude
@@ -228,7 +229,7 @@ class Crawler:
             )
         except FrontierLostError as exc:
             self._stop_on(exc)
-            reason = "the shared frontier (frontier.url) went away"
+            reason = "the PostgreSQL of the shared frontier went away"
             return RunEnd(Phase.FAILED, EXIT_CODES[Phase.FAILED], reason, self.phases.stopped_in())
 
     def _stop_on(self, exc: IndexerError) -> None:
