@@ -2,7 +2,9 @@
 
 Any other bind address needs ``serve.admin_password``, else the command refuses with one
 line naming it (exit 2). On loopback without it, a random admin password is generated at
-each start and printed once beside the URL. Ctrl-C or SIGTERM stops the server.
+each start and printed once beside the URL. With ``frontier.url`` (the admin views read the
+shared frontier) the database is opened once first: unreachable, foreign or newer, it is one
+line naming ``frontier.url`` (exit 2). Ctrl-C or SIGTERM stops the server.
 """
 
 from __future__ import annotations
