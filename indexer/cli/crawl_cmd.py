@@ -123,8 +123,7 @@ def _add_formats(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the crawl (or ``--processes N``): exit 0 at its end (failed pages are reported),
     130 when stopped by SIGINT/SIGTERM, 1 when it failed (Solr refused credentials or schema
-    past ``solr.auth_wait``, or changes stay in the outbox), 2 when the shared frontier went
-    away (FrontierLostError); the summary in every case."""
+    past ``solr.auth_wait``, or changes stay in the outbox), 2 (:func:`_crawl`); a summary."""
     configure_logging(args.verbose, args.quiet)
     flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
     if args.seeds:
@@ -207,7 +206,7 @@ def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
 
 def _crawl(crawler: Crawler, options: CrawlOptions, args: argparse.Namespace) -> RunStats:
     """Run the crawl's event loop; when the shared frontier went away, print what was done
-    before ``main()`` prints the one line (exit 2)."""
+    before ``main()`` prints the one line (exit 2, as for a broken state file)."""
     try:
         return asyncio.run(_run_with_signals(crawler, options))
     except FrontierLostError:
