@@ -28,8 +28,6 @@ print(cluster.root, cluster.pid(), flush=True)
 time.sleep(600)
 """
 
-pytestmark = pytest.mark.skipif(pgcluster.pg_bindir() is None, reason="no PostgreSQL")
-
 
 def _owner(tmp: Path) -> tuple[subprocess.Popen[str], Path, int]:
     """A process that starts a cluster in ``tmp`` and sleeps: (it, the cluster's root, pid)."""
@@ -57,9 +55,10 @@ def _gone(pid: int, within: float = 30.0) -> bool:
 
 
 @pytest.fixture
-def tmp() -> Iterator[Path]:
+def tmp(pg_cluster: pgcluster.Cluster) -> Iterator[Path]:
     """A temporary directory of its own for the owners' clusters (TMPDIR), which the
-    cluster's user (under root: indexer-pg) can enter, unlike pytest's ``tmp_path``."""
+    cluster's user (under root: indexer-pg) can enter, unlike pytest's ``tmp_path``
+    (``pg_cluster`` for its skip, or failure under CI, without PostgreSQL)."""
     path = Path(tempfile.mkdtemp(prefix="pgd-owners-"))
     os.chmod(path, 0o755)
     try:

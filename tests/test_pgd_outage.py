@@ -23,14 +23,13 @@ import pytest
 
 from indexer.pipeline.sitewide import HOLD_PAGES
 from tests.faultserver import FaultServer, Reply, html
-from tests.pgcluster import Cluster, pg_bindir, start_cluster
+from tests.pgcluster import Cluster, start_cluster
 from tests.recrawl_site import solr_docs
 
 HOSTS, PAGES = 4, 25
 #: Pages per host where two processes must overlap (a child or a join starts in 2–5 s).
 MORE = 80
 SECRET = "pgd-secret"
-pytestmark = pytest.mark.skipif(pg_bindir() is None, reason="no PostgreSQL")
 WORDS = [
     "alpha",
     "bravo",
@@ -49,8 +48,10 @@ WORDS = [
 
 
 @pytest.fixture
-def cluster() -> Iterator[Cluster]:
-    """A cluster of this test's own (it is stopped mid-test), stopped by pid at the end."""
+def cluster(pg_cluster: Cluster) -> Iterator[Cluster]:
+    """A cluster of this test's own (it is stopped mid-test), stopped by pid at the end
+    (``pg_cluster`` only for its skip, or failure under CI, without PostgreSQL, and so that
+    the test counts as one on PostgreSQL: :mod:`tests.area_times`)."""
     own = start_cluster()
     with psycopg.connect(own.url(), autocommit=True) as conn:  # a commit survives a -9
         conn.execute("ALTER SYSTEM SET synchronous_commit = on")
