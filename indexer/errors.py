@@ -14,6 +14,7 @@
     │   └── TikaServiceError         the Tika service is missing, unreachable, dead or hung
     ├── CrawlLockedError             another crawl holds the data dir
     ├── StateError                   a state file is missing, broken, foreign or newer (exit 2)
+    │   └── FrontierLostError        the shared frontier's database went away mid-run
     ├── QueryError                   a search query that is not searched (empty, too long)
     ├── StorageError                 a state or output file cannot be written: disk full (exit 1)
     ├── QueryError                   a search query that is not searched (empty, too long)
@@ -197,6 +198,28 @@ class StateError(IndexerError):
     def __init__(self, path: object, message: str) -> None:
         super().__init__(f"{path}: {one_line(message)}")
         self.path = path
+
+
+class FrontierLostError(StateError):
+    """The shared frontier's PostgreSQL (``frontier.url``) went away while in use: the
+    connection was closed or reset (the server stopped, restarted or was killed), or a
+    statement went unanswered for ``frontier.stall_seconds``.
+
+    The crawl stops as a signal would (pages in flight queued again, the outbox kept) and
+    exits 2 with this one line after its summary; ``--resume`` continues once the database
+    is back. Every later call on the lost connection raises it again at once.
+
+    Args:
+        url: ``frontier.url`` without its password.
+        detail: what the driver said (one line).
+    """
+
+    def __init__(self, url: str, detail: str) -> None:
+        super().__init__(
+            f"frontier.url {url}",
+            f"PostgreSQL went away ({detail[:160]}): start it, then run the same command "
+            "with --resume",
+        )
 
 
 class StorageError(IndexerError):

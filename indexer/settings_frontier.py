@@ -32,6 +32,12 @@ class FrontierSettings(BaseModel):
     lease_seconds: float = Field(
         30.0, gt=0, description="How long a process holds a host without renewing it (s)."
     )
+    stall_seconds: float = Field(
+        60.0,
+        gt=0,
+        description="Seconds a PostgreSQL statement may go unanswered before the frontier "
+        "counts as gone (the crawl stops; --resume continues).",
+    )
 
     @field_validator("url")
     @classmethod

@@ -7,6 +7,14 @@ under root the cluster runs as the unprivileged system user :data:`PG_USER` (cre
 missing) and the directory is handed to it. :meth:`Cluster.stop` stops the postmaster by the
 pid in its ``postmaster.pid`` (SIGINT: fast shutdown; SIGKILL after a timeout) and removes
 the directory; the fixture calls it also on failure.
+
+Clusters outlive an owner that cannot run its clean-up, so two more ways stop them, both by
+the pid in ``postmaster.pid`` and never by name: a SIGTERM to the owner (a ``timeout``, a
+stopped benchmark) stops every cluster it started before the owner dies of it
+(:func:`_on_sigterm`, installed by the first :func:`start_cluster` when SIGTERM has no
+handler yet); and each :func:`start_cluster` first stops the clusters left in the temporary
+directory by owners that are gone (``owner.pid``, written beside ``data/``; a SIGKILLed
+pytest), see :func:`stop_orphans`.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +36,10 @@ from pathlib import Path
 PG_USER = "indexer-pg"
 #: The cluster's superuser (trust authentication on loopback and the socket).
 SUPERUSER = "indexer"
+#: Prefix of the clusters' temporary directories.
+PREFIX = "indexer-pg-"
+#: The clusters this process started and has not stopped yet (for :func:`_on_sigterm`).
+_RUNNING: list[Cluster] = []
 
 
 def pg_bindir() -> Path | None:
@@ -90,9 +103,84 @@ class Cluster:
     def stop(self, timeout: float = 20.0) -> None:
         """Stop the postmaster by its pid (fast shutdown, then SIGKILL) and remove the dir."""
         pid = self.pid()
-        if pid is not None:
+        if pid is not None and _is_postmaster_of(pid, self.root):
             _signal_and_wait(pid, timeout)
         shutil.rmtree(self.root, ignore_errors=True)
+        if self in _RUNNING:
+            _RUNNING.remove(self)
+
+    def start(self) -> None:
+        """Start the postmaster again after it was stopped (any shutdown mode, or killed
+        with -9: a few tries while its old backends exit)."""
+        for attempt in range(20):
+            try:
+                _pg_ctl_start(self, _run_as())
+                return
+            except subprocess.CalledProcessError:
+                if attempt == 19:
+                    raise
+                time.sleep(0.5)
+
+    def processes(self) -> list[int]:
+        """The postmaster's pid and its children's (the backends), from ``/proc``."""
+        pid = self.pid()
+        if pid is None:
+            return []
+        return [pid, *_children_of(pid)]
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def _is_postmaster_of(pid: int, root: Path) -> bool:
+    """Whether ``pid`` is a postgres server of the data directory under ``root`` (its command
+    line names it): a pid from a stale ``postmaster.pid`` may belong to anything by now."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return str(root / "data").encode() in cmdline
+
+
+def stop_orphans(tmp: Path | None = None) -> list[Path]:
+    """Stop the clusters under ``tmp`` (default: the temporary directory) whose owner (the
+    pid in ``owner.pid``) is gone, by the pid in their ``postmaster.pid``; return their
+    directories (removed). A directory without ``owner.pid`` is left alone."""
+    stopped = []
+    for root in Path(tmp or tempfile.gettempdir()).glob(f"{PREFIX}*"):
+        try:
+            owner = int((root / "owner.pid").read_text().strip())
+        except (OSError, ValueError):
+            continue
+        if owner == os.getpid() or _alive(owner):
+            continue
+        Cluster(root, 0, Path()).stop()
+        stopped.append(root)
+    return stopped
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM: stop this process's clusters by pid, then die of the signal as before."""
+    for cluster in list(_RUNNING):
+        cluster.stop(timeout=5.0)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _install_sigterm() -> None:
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def _alive(pid: int) -> bool:
@@ -128,11 +216,16 @@ def start_cluster() -> Cluster:
     bindir = pg_bindir()
     if bindir is None:
         raise RuntimeError("no /usr/lib/postgresql/*/bin/initdb: apt-get install postgresql")
+    stop_orphans()
     user = _run_as()
-    root = Path(tempfile.mkdtemp(prefix="indexer-pg-"))
+    root = Path(tempfile.mkdtemp(prefix=PREFIX))
+    (root / "owner.pid").write_text(f"{os.getpid()}\n")
     if user is not None:
         shutil.chown(root, user)
     cluster = Cluster(root, _free_port(), bindir)
+    if threading.current_thread() is threading.main_thread():
+        _install_sigterm()
+    _RUNNING.append(cluster)
     try:
         _initdb(cluster, user)
         _pg_ctl_start(cluster, user)

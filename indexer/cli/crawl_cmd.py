@@ -24,7 +24,7 @@ from indexer.cli.options import (
 from indexer.cli.progress import ProgressDisplay
 from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, resumed_scope, save_scope, scope_of
-from indexer.errors import ConfigError
+from indexer.errors import ConfigError, FrontierLostError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.childside import HANDOFF_FLAG, ChildProgress, take_handoff
 from indexer.pipeline.crawler import Crawler, CrawlOptions
@@ -125,7 +125,7 @@ def _add_formats(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the crawl (or ``--processes N``): exit 0 at its end (failed pages are reported),
     130 when stopped by SIGINT/SIGTERM, 1 when it failed (Solr refused credentials or schema
-    past ``solr.auth_wait``, or changes stay in the outbox); the summary in every case."""
+    past ``solr.auth_wait``, or changes stay in the outbox), 2 (:func:`_crawl`); a summary."""
     configure_logging(args.verbose, args.quiet)
     loaded = load_from_args(args, _flags(args))
     settings = loaded.settings
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
         )
         crawler = Crawler(settings, frontier, options)
         with display:
-            stats = asyncio.run(_run_with_signals(crawler, options))
+            stats = _crawl(crawler, options, args)
     end = crawler.end
     interrupted = end is not None and end.phase == "interrupted"
     _report(stats, args, interrupted=interrupted)
@@ -215,6 +215,18 @@ def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
         raise ConfigError(
             "--out", f"{args.out} exists: --resume continues it, --overwrite replaces it"
         )
+
+
+def _crawl(crawler: Crawler, options: CrawlOptions, args: argparse.Namespace) -> RunStats:
+    """Run the crawl's event loop; when the shared frontier went away, print what was done
+    before ``main()`` prints the one line (exit 2, as for a broken state file)."""
+    try:
+        return asyncio.run(_run_with_signals(crawler, options))
+    except FrontierLostError:
+        _report(crawler.stats, args, interrupted=False)
+        raise
+    finally:  # the loop's end left SIGTERM at its default (a death by signal): as main() has
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:

@@ -2,7 +2,9 @@
 
 Any other bind address needs ``serve.admin_password``, else the command refuses with one
 line naming it (exit 2). On loopback without it, a random admin password is generated at
-each start and printed once beside the URL. Ctrl-C or SIGTERM stops the server.
+each start and printed once beside the URL. With ``frontier.url`` (the admin views read the
+shared frontier) the database is opened once first: unreachable, foreign or newer, it is one
+line naming ``frontier.url`` (exit 2). Ctrl-C or SIGTERM stops the server.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from indexer.cli.options import ExitCode, add_common, configure_logging, load_from_args, solr_flags
+from indexer.crawl.frontier.opening import open_view
 from indexer.solr.query import query_options
 from indexer.web.app import MAX_REQUEST_LINE, WebConfig, make_app
 from indexer.web.requestlog import make_runner
@@ -44,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
         {"serve.host": args.host, "serve.port": args.port, **solr_flags(args)},
     )
     settings = loaded.settings
+    if settings.frontier.url:  # the admin views read it: fail fast, one line (exit 2)
+        open_view(settings.crawl.data_dir, settings.frontier.url).close()
     password, generated = admin_password(settings.serve)
     config = WebConfig(
         settings.solr,

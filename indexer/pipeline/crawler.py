@@ -32,7 +32,7 @@ from indexer.crawl.robots import RobotsCache, robots_network_retry
 from indexer.crawl.scope import build_scope
 from indexer.crawl.sitemaps import SitemapReader
 from indexer.crawl.urls import SiteAliases, host_of, normalize_url
-from indexer.errors import IndexerError, InvalidURLError
+from indexer.errors import FrontierLostError, IndexerError, InvalidURLError
 from indexer.index.client import SolrClient
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.sink import DocumentSink
@@ -41,7 +41,16 @@ from indexer.pipeline.dispatch import Dispatcher
 from indexer.pipeline.documents import document_workers
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
-from indexer.pipeline.phases import DRAIN_SHARE, Phase, RunEnd, RunPhases, StopEvent, stop_remaining
+from indexer.pipeline.phases import (
+    DRAIN_SHARE,
+    EXIT_CODES,
+    Phase,
+    RunEnd,
+    RunPhases,
+    StopEvent,
+    settle_in_flight,
+    stop_remaining,
+)
 from indexer.pipeline.reconcile import MISSED
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import ReindexPolicy
@@ -175,6 +184,8 @@ class Crawler:
             await self._crawl()
             if not self.options.stop.is_set():
                 self._finish_left_over()
+        except FrontierLostError as exc:  # the shared frontier went away: stop, say so
+            self._stop_on(exc)
         except OSError as exc:  # a full disk, an --out that cannot be written: run failed
             self._error = f"{type(exc).__name__}: {exc}"
         except Exception as exc:  # a bug: the run is failed, the traceback goes to main()
@@ -190,28 +201,46 @@ class Crawler:
         """Drain and commit (within the stop budget once stopped), then end the run."""
         stop = self.options.stop
         share = min(DRAIN_SHARE, self.settings.solr.stop_drain_timeout)
-        self.phases.enter(Phase.DRAINING)
+        with contextlib.suppress(FrontierLostError):  # said by _conclude
+            self.phases.enter(Phase.DRAINING)
         await self.sink.close(stop, lambda: stop_remaining(stop, share))
         self.stats.pending = self.sink.pending
-        self.frontier.outbox_left(self.sink.pending)  # a shared run ends when all are empty
+        with contextlib.suppress(FrontierLostError):  # said by _conclude
+            self.frontier.outbox_left(self.sink.pending)  # a shared run ends when all are empty
         self.stats.indexed -= self.learning.resent  # documents sent again count once
         self.stats.removed_chars = self.sink.removed_chars
-        fatal = str(self._fatal) if self._fatal is not None else ""
-        self.end = self.phases.conclude(
-            stopped=stop.is_set(),
-            failure=self.sink.failure or self._error or fatal,
-            pending=self.sink.pending,
-            keep_open=self.options.keep_open,
-        )
+        self.end = self._conclude(stop.is_set())
         self.stats.ended(self.end.phase, self.end.stopped_in, self.end.reason)
         if self._fatal is None:  # for `indexer report`: what the outcomes do not say
             self._progress(self.stats, self.frontier.queued_count(), final=True)
             self.frontier.set_meta(RUN_NOTES, run_notes(self.stats.summary()))
 
+    def _conclude(self, stopped: bool) -> RunEnd:
+        """End the run (:meth:`RunPhases.conclude`); when the shared frontier went away its
+        run record stays open for ``--resume`` and the run ends ``failed`` here only."""
+        fatal = str(self._fatal) if self._fatal is not None else ""
+        failure = self.sink.failure or self._error or fatal
+        try:
+            return self.phases.conclude(
+                stopped=stopped,
+                failure=failure,
+                pending=self.sink.pending,
+                keep_open=self.options.keep_open,
+            )
+        except FrontierLostError as exc:
+            self._stop_on(exc)
+            reason = "the PostgreSQL of the shared frontier went away"
+            return RunEnd(Phase.FAILED, EXIT_CODES[Phase.FAILED], reason, self.phases.stopped_in())
+
     def _stop_on(self, exc: IndexerError) -> None:
-        """A state or ``--out`` file failed: stop dispatching; :meth:`run` raises it."""
+        """A state or ``--out`` file failed: stop dispatching; :meth:`run` raises it. When
+        the shared frontier went away the visits in flight are cancelled at once: none of
+        their outcomes could be stored, so their documents must not be written either."""
         self._fatal = self._fatal or exc
         self.options.stop.set()
+        if isinstance(exc, FrontierLostError):
+            for task in self.dispatcher.in_flight:
+                task.cancel()
 
     async def _crawl(self) -> None:
         """Open the process pool and the HTTP session, then dispatch until done."""
@@ -236,17 +265,22 @@ class Crawler:
                 visitor = self._visitor(Clients(fetcher, robots, sitemaps, pool, documents))
                 stop = self.options.stop
                 with self.frontier.grouped(*self.sink.state_connections()):  # see .groups
-                    await self.dispatcher.run(
-                        visitor.visit,
-                        lambda: self.sink.wait_ready(stop),
-                        stop,
-                        self._progress,
-                    )
+                    await self._dispatch(visitor, stop)
                 if stop.is_set():  # the held pages are fetched again on resume
                     self.sitewide.requeue_held()
                 else:
                     self.sitewide.release_all()
             await self.learning.finish(stopping=self.options.stop.is_set())
+
+    async def _dispatch(self, visitor: Visitor, stop: asyncio.Event) -> None:
+        """Dispatch until done; when the shared frontier goes away, stop as a signal would
+        (the visits in flight get the stop budget, the rest are cancelled)."""
+        ready = lambda: self.sink.wait_ready(stop)  # noqa: E731
+        try:
+            await self.dispatcher.run(visitor.visit, ready, stop, self._progress)
+        except FrontierLostError as exc:
+            self._stop_on(exc)
+            await settle_in_flight(self.dispatcher.in_flight, stop)
 
     def _visitor(self, clients: Clients) -> Visitor:
         return Visitor(

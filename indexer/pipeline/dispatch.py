@@ -179,6 +179,11 @@ class Dispatcher:
                 await asyncio.sleep(timeout)
         await settle_in_flight(self._tasks, stop)
 
+    @property
+    def in_flight(self) -> set[asyncio.Task[None]]:
+        """The visits running now."""
+        return self._tasks
+
     def _launch(self, visit: Visit) -> float | None:
         """Start every URL whose host is ready; return seconds until the next may be, or None
         when nothing is queued at all."""

@@ -4,10 +4,12 @@ with one entry per process."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 from typing import TYPE_CHECKING, Any
 
+from indexer.errors import StateError
 from indexer.pipeline.launchstate import open_outboxes
 from indexer.pipeline.summaries import add_up
 
@@ -21,6 +23,9 @@ def exit_code(launch: Launch) -> int:
     codes = [1 if c.code is None else c.code for c in launch.ended]
     if launch.signals:
         return 130
+    failures = [code for code in codes if code not in (0, 130) and code > 0]
+    if launch.failed and failures:  # the others were stopped for it (a signal is ours)
+        return failures[0]
     if any(code < 0 for code in codes):
         return 1  # a process died: said in the summary, even when its work was taken over
     failures = [code for code in codes if code not in (0, 130)]
@@ -29,12 +34,14 @@ def exit_code(launch: Launch) -> int:
 
 def summary(launch: Launch, seconds: float) -> dict[str, Any]:
     """The children's summaries added up, with one entry per process in ``processes``."""
-    stopped = bool(launch.signals)
+    stopped = bool(launch.signals) or launch.failed  # the stop passed on was ours
     entries = [_entry(launch.plan, c, stopped) for c in sorted(launch.ended, key=_order)]
     total = add_up([e["summary"] for e in entries if e["summary"] is not None], seconds)
     total["processes"] = entries
     total["died"] = sum(1 for e in entries if e["signal"])
-    total["open_outboxes"] = open_outboxes(launch.plan.url)
+    total["open_outboxes"] = []
+    with contextlib.suppress(StateError):  # the frontier is gone: the children said so
+        total["open_outboxes"] = open_outboxes(launch.plan.url)
     return total
 
 

@@ -17,6 +17,7 @@ A bug while visiting ends the URL as ``internal-error``; it never ends the crawl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import logging
@@ -82,20 +83,18 @@ class Visitor:
     """Visits claimed URLs (see the module docstring).
 
     Attributes:
-        settings: the run's settings; ledger: where outcomes go.
-        politeness: per-host slots; a visit leaves its host's once the response is in.
-        scope: the crawl's scope (redirect hops, canonical URLs, sitemap URLs).
-        aliases: the sites' preferred origins; redirects teach them.
-        sink: where documents and deletes go.
-        rules: site rules for extraction; retry: the retry limits.
-        reindex: the reindex policy, or None in an ordinary crawl.
-        enqueue: ``(urls, depth)`` queues discovered URLs.
-        clients: the HTTP, robots.txt and sitemap clients and the process pool.
-        login: the login-wall rules.
-        sitewide: the site-wide duplicate judge (it may hold a document back).
-        host_failures: the per-host window of ``fetch.host_failure_limit``.
-        on_fatal: called with a state or output file error (disk full, broken file):
-            the crawl must stop; the URL in hand stays unfinished for ``--resume``.
+        settings: the run's settings; ledger: where outcomes go; politeness: per-host
+            slots, a visit leaves its host's once the response is in.
+        scope: the crawl's scope (redirect hops, canonical URLs, sitemap URLs); aliases:
+            the sites' preferred origins, redirects teach them; sink: where documents go.
+        rules: site rules for extraction; retry: the retry limits; reindex: the reindex
+            policy, or None in an ordinary crawl.
+        enqueue: ``(urls, depth)`` queues discovered URLs; clients: the HTTP, robots.txt
+            and sitemap clients and the process pool.
+        login: the login-wall rules; sitewide: the site-wide duplicate judge (it may hold
+            a document back); host_failures: the window of ``fetch.host_failure_limit``.
+        on_fatal: called with a state or output file error (disk full, broken file, the
+            shared frontier gone): the crawl stops, the URL in hand waits for ``--resume``.
         follow_links: queue the outlinks of fetched pages (False: the re-send path).
         learning: template learning and explanations (:mod:`.learning`), or None.
     """
@@ -134,7 +133,8 @@ class Visitor:
         try:
             await self._visit(claimed, slot)
         except asyncio.CancelledError:
-            self.frontier.release(claimed.url)
+            with contextlib.suppress(StateError, StorageError):  # stopping: --resume queues it
+                self.frontier.release(claimed.url)
             raise
         except (StateError, StorageError) as exc:  # the disk, not the page: stop at once
             if self.on_fatal is None:

@@ -30,7 +30,10 @@ def open_frontier(settings: Settings, *, create: bool = True) -> Frontier:
     from indexer.crawl.frontier.postgres.store import PgFrontier  # psycopg only when asked
 
     lease, delay = settings.frontier.lease_seconds, settings.fetch.delay
-    return PgFrontier(url, data_dir, create=create, lease_seconds=lease, delay=delay)
+    stall = settings.frontier.stall_seconds
+    return PgFrontier(
+        url, data_dir, create=create, lease_seconds=lease, delay=delay, stall_seconds=stall
+    )
 
 
 def open_view(data_dir: Path, url: str = "") -> FrontierView:

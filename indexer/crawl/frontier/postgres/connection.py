@@ -9,12 +9,15 @@ the last 100): a parameter whose type the statement does not fix, such as
 connection is in autocommit mode: each statement is a transaction unless ``BEGIN`` opened
 one (:class:`~indexer.crawl.frontier.transaction.Transaction`). Errors are translated at
 this boundary into :class:`~indexer.errors.StateError` (the database cannot be reached or
-used) and :class:`~indexer.errors.StorageError` (disk full), each one line naming the URL
-without its password (:func:`redact`).
+used), :class:`~indexer.errors.FrontierLostError` (a connection that worked went away, or a
+statement overran ``frontier.stall_seconds``: :mod:`.stall`; every later call raises it again
+at once, without waiting on the network) and :class:`~indexer.errors.StorageError` (disk
+full), each one line naming ``frontier.url`` without its password (:func:`redact`).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -24,13 +27,19 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.pq import TransactionStatus
 
-from indexer.errors import StateError, StorageError
+from indexer.crawl.frontier.postgres.stall import StallWatch
+from indexer.errors import FrontierLostError, StateError, StorageError
 
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _PASSWORD_PARAM = re.compile(r"(password=)[^&]*", re.I)
 _TRANSACTION_WORDS = frozenset({"BEGIN", "COMMIT", "ROLLBACK"})
+# psycopg logs a lost connection's pipeline as it unwinds; the error itself is raised and
+# translated below, one line at the boundary.
+logging.getLogger("psycopg").setLevel(logging.ERROR)
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT = 10
+#: Seconds one statement may wait for its answer (``frontier.stall_seconds``' default).
+STALL_SECONDS = 60.0
 
 
 def redact(url: str) -> str:
@@ -56,14 +65,21 @@ class PgConnection:
     Args:
         url: a ``postgresql://`` URL (libpq's syntax).
         search_path: the database schema the frontier's tables live in.
+        stall_seconds: how long one statement may wait for its answer (:mod:`.stall`).
+
+    Attributes:
+        lost: the error of a connection that went away, once it did (else None).
 
     Raises:
-        StateError: the server cannot be reached or refuses the login (names the URL
-            without its password).
+        StateError: the server cannot be reached or refuses the login (names
+            ``frontier.url`` without its password and what to check).
     """
 
-    def __init__(self, url: str, search_path: str) -> None:
+    def __init__(self, url: str, search_path: str, stall_seconds: float = STALL_SECONDS) -> None:
         self.url = redact(url)
+        #: How errors name this database: the setting and its value, password hidden.
+        self.label = f"frontier.url {self.url}"
+        self.lost: FrontierLostError | None = None
         try:
             self._conn = psycopg.connect(
                 url,
@@ -73,9 +89,14 @@ class PgConnection:
                 application_name="indexer",
             )
         except psycopg.Error as exc:
-            raise StateError(self.url, f"cannot connect to PostgreSQL: {exc}") from None
+            raise StateError(self.label, _cannot_connect(exc)) from None
         self._begin = False  # a BEGIN waits to be sent with the next statement
-        self.execute(f"SET search_path TO {search_path}")
+        self._watch = StallWatch(self._fileno, stall_seconds)
+        try:
+            self.execute(f"SET search_path TO {search_path}")
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def in_transaction(self) -> bool:
@@ -91,6 +112,7 @@ class PgConnection:
             self._begin = sql == "BEGIN"
             return self._conn.cursor()
         query = sql if parameters is None else to_pyformat(sql)
+        self._sending()
         try:
             if not self._begin:
                 return self._conn.cursor().execute(query, parameters)
@@ -100,9 +122,12 @@ class PgConnection:
                 return self._conn.cursor().execute(query, parameters)
         except psycopg.Error as exc:
             raise self._translate(exc) from None
+        finally:
+            self._watch.end()
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> psycopg.Cursor[Any]:
         """Run one statement once per parameter row."""
+        self._sending()
         cur = self._conn.cursor()
         try:
             if self._begin:
@@ -111,10 +136,13 @@ class PgConnection:
             cur.executemany(to_pyformat(sql), parameters)
         except psycopg.Error as exc:
             raise self._translate(exc) from None
+        finally:
+            self._watch.end()
         return cur
 
     def executescript(self, sql: str, /) -> None:
         """Run statements without parameters (one round trip, never prepared)."""
+        self._sending()
         try:
             if self._begin:
                 self._begin = False
@@ -122,16 +150,54 @@ class PgConnection:
             self._conn.execute(sql, prepare=False)
         except psycopg.Error as exc:
             raise self._translate(exc) from None
+        finally:
+            self._watch.end()
 
     def close(self) -> None:
         """Close the connection (an open transaction is rolled back by the server)."""
+        self._watch.close()
         self._conn.close()
 
+    def _sending(self) -> None:
+        """Before a statement: raise :attr:`lost` again, else start the stall watch."""
+        if self.lost is not None:
+            raise self.lost
+        self._watch.begin()
+
+    def _fileno(self) -> int:
+        return -1 if self._conn.closed else int(self._conn.pgconn.socket)
+
     def _translate(self, exc: psycopg.Error) -> Exception:
-        """StorageError for a full disk, StateError when the connection is gone or the
-        server refuses; other errors (a bug in a query) pass unchanged."""
+        """StorageError for a full disk; FrontierLostError (kept in :attr:`lost`) when the
+        connection went away or stalled; StateError when the server refuses; other errors
+        (a bug in a query) pass unchanged."""
         if isinstance(exc, pg_errors.DiskFull | pg_errors.OutOfMemory):
-            return StorageError(self.url, f"PostgreSQL: {exc}")
-        if isinstance(exc, psycopg.OperationalError) or self._conn.closed:
-            return StateError(self.url, f"PostgreSQL: {exc}")
+            return StorageError(self.label, f"PostgreSQL: {exc}")
+        if self._watch.stalled or self._conn.closed or _gone(exc):
+            stalled = f"no answer within frontier.stall_seconds={self._watch.seconds:g}"
+            self.lost = FrontierLostError(self.url, stalled if self._watch.stalled else str(exc))
+            return self.lost
+        if isinstance(exc, psycopg.OperationalError):
+            return StateError(self.label, f"PostgreSQL: {exc}")
         return exc
+
+
+#: SQLSTATE classes of a server going away: 08 connection exception, 57P01–57P03 admin
+#: shutdown, crash shutdown, cannot connect now.
+_GONE_STATES = ("57P01", "57P02", "57P03")
+
+
+def _gone(exc: psycopg.Error) -> bool:
+    """Whether ``exc`` says the server or the connection went away (not a refusal)."""
+    state = exc.sqlstate or ""
+    if state.startswith("08") or state in _GONE_STATES:
+        return True
+    return isinstance(exc, psycopg.OperationalError) and not state  # reset, closed, EOF
+
+
+def _cannot_connect(exc: psycopg.Error) -> str:
+    """The one line of a failed connect: libpq's words and what to check."""
+    return (
+        f"cannot connect to PostgreSQL ({' '.join(str(exc).split())[:240]}): check the "
+        "setting (host, port, user, password, database) and that PostgreSQL runs"
+    )

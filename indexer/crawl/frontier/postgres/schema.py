@@ -168,7 +168,7 @@ def prepare(db: PgConnection, *, create: bool) -> None:
         db.execute(_LOCK)
         version = stored_version(db)
         if version is None and not create:
-            raise StateError(db.url, f"missing: {NO_CRAWL}")
+            raise StateError(db.label, f"missing: {NO_CRAWL}")
         if version is None:
             db.execute(f"CREATE SCHEMA IF NOT EXISTS {NAMESPACE}")
             db.execute(_VERSION_TABLE)
@@ -201,13 +201,13 @@ def stored_version(db: PgConnection) -> int | None:
         row = db.execute("SELECT version FROM schema_version WHERE component='frontier'").fetchone()
     if row is None:
         raise StateError(
-            db.url,
+            db.label,
             f"schema {NAMESPACE!r} holds tables that are not an indexer frontier "
             f"({', '.join(sorted(tables)[:3])}); give a database of its own",
         )
     if int(row[0]) > VERSION:
         raise StateError(
-            db.url,
+            db.label,
             f"written by a newer indexer (schema version {row[0]} > {VERSION}); "
             "upgrade indexer or use another database",
         )

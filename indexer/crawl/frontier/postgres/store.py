@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
-from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
 from indexer.crawl.frontier.postgres.hostcap import HostCap
 from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.runclose import RunClosing, outbox_key
@@ -93,9 +93,10 @@ class PgFrontier(Frontier):
         create: bool = True,
         lease_seconds: float = 30.0,
         delay: float = 0.0,
+        stall_seconds: float = STALL_SECONDS,
     ) -> None:
         self.data_dir = DataDir(data_dir)
-        self._db = db = PgConnection(url, NAMESPACE)
+        self._db = self._pg = db = PgConnection(url, NAMESPACE, stall_seconds)
         self.url = db.url  # without the password
         try:
             prepare(db, create=create)
@@ -130,9 +131,11 @@ class PgFrontier(Frontier):
         """Nothing is held back (see :meth:`grouped`)."""
 
     def close(self) -> None:
-        """Give this process's host leases back, close the connection, release the lock."""
+        """Give this process's host leases back, close the connection, release the lock (a
+        lost connection gives nothing back: the leases expire, :mod:`.connection`)."""
         try:
-            self.leases.release_all()
+            if self._pg.lost is None:
+                self.leases.release_all()
         finally:
             super().close()
 

@@ -27,7 +27,7 @@ class PgFrontierView(FrontierView):
         self._db = db = PgConnection(url, NAMESPACE)
         try:
             if stored_version(db) is None:
-                raise StateError(db.url, f"missing: {NO_CRAWL}")
+                raise StateError(db.label, f"missing: {NO_CRAWL}")
         except BaseException:
             db.close()
             raise
