@@ -23,6 +23,7 @@ from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.leases import HostLeases
+from indexer.crawl.frontier.postgres.robots_share import SharedRobots
 from indexer.crawl.frontier.postgres.runclose import RunClosing, outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
@@ -106,9 +107,9 @@ class PgFrontier(Frontier):
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
-        #: host held by another → (when it is asked for again, the answer of next_due)
-        self._foreign_due: dict[str, tuple[float, float]] = {}
-        self.shared = SharedState(db, self.leases)
+        #: host left to others → (the refused ask, its earliest queued ``next_fetch`` then)
+        self._foreign_due: dict[str, tuple[int, float]] = {}
+        self.shared = SharedState(db, self.leases, SharedRobots(db, self.leases))
         self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
         self._pending: int | None = None  # what the outbox holds at the end (outbox_left)
         #: The ``meta`` key marking this data directory's outbox as used: ``meta`` is shared,
@@ -207,10 +208,9 @@ class PgFrontier(Frontier):
         another process holds the answer is looked up once per ask (the dispatcher asks
         after each claim refused)."""
         self.leases.renew_due()
-        retry = self.leases.retry_at(host)
         seen = self._foreign_due.get(host)
-        if seen is not None and retry == seen[0] and not self.leases.held(host):
-            return seen[1]
+        if seen is not None and seen[0] == self.leases.asked(host):
+            return max(seen[1], self.leases.retry_at(host) or seen[1])
         due = self._min_due(host)
         if due is None:
             if not self._fetching(host):
@@ -219,11 +219,10 @@ class PgFrontier(Frontier):
         allowed = self.leases.take(host, time.time(), self.run)
         if allowed is not None:
             return max(due, allowed)
-        retry = self.leases.retry_at(host)
-        answer = max(due, retry or due)
-        if retry is not None:
-            self._foreign_due[host] = (retry, answer)
-        return answer
+        retry, asked = self.leases.retry_at(host), self.leases.asked(host)
+        if asked is not None:
+            self._foreign_due[host] = (asked, due)
+        return max(due, retry or due)
 
     def _min_due(self, host: str) -> float | None:
         row = self._db.execute(
