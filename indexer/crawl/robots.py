@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from protego import Protego
 from yarl import URL
@@ -36,6 +37,23 @@ class _Entry:
     failure: str = ""
 
 
+class RobotsStore(Protocol):
+    """Where the crawl processes of a shared frontier keep the run's robots.txt answers and
+    sitemap reads (:mod:`indexer.crawl.frontier.postgres.robots_share`)."""
+
+    def get(self, origin: str) -> tuple[int, bytes] | None:
+        """``(status, body)`` another process got for ``origin``'s robots.txt, or None."""
+        ...
+
+    def put(self, origin: str, status: int, body: bytes) -> None:
+        """Keep the answer got for ``origin``'s robots.txt (a 2xx or 4xx)."""
+        ...
+
+    def first_sitemaps(self, origin: str) -> bool:
+        """Whether the caller is the first of the run to read ``origin``'s sitemaps."""
+        ...
+
+
 def robots_network_retry(fetch: FetchSettings) -> float:
     """Seconds before robots.txt of an unreachable host is tried again:
     ``fetch.robots_network_retry``, or when unset 4 × ``fetch.backoff_base`` capped at
@@ -53,17 +71,27 @@ class RobotsCache:
         user_agent: product token matched against ``User-agent`` lines.
         retry_after: seconds before a robots.txt that answered 5xx is tried again.
         network_retry: seconds before an unreachable host's robots.txt is tried again.
+        shared: the answers other crawl processes of the run got (a shared frontier): a
+            robots.txt one of them fetched is not fetched again here (None: this process
+            alone).
     """
 
     def __init__(
-        self, fetcher: Fetcher, user_agent: str, retry_after: float, network_retry: float
+        self,
+        fetcher: Fetcher,
+        user_agent: str,
+        retry_after: float,
+        network_retry: float,
+        shared: RobotsStore | None = None,
     ) -> None:
         self._fetcher = fetcher
+        self._shared = shared
         self._agent = user_agent
         self._retry_after = retry_after
         self._network_retry = network_retry
         self._entries: dict[str, _Entry] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._sitemaps_read: set[str] = set()
 
     @staticmethod
     def origin(url: str) -> str:
@@ -71,9 +99,23 @@ class RobotsCache:
         return str(URL(url).origin())
 
     def is_cached(self, url: str) -> bool:
-        """Whether the URL's robots.txt is known and need not be fetched now."""
-        entry = self._entries.get(self.origin(url))
+        """Whether the URL's robots.txt is known and need not be fetched now (another
+        process of the run fetched it: it is read from there)."""
+        origin = self.origin(url)
+        entry = self._entries.get(origin)
+        if entry is None and self._shared is not None:
+            known = self._shared.get(origin)
+            if known is not None:
+                entry = self._entries[origin] = _answer(*known)
         return entry is not None and (entry.rules is not None or entry.retry_at > time.time())
+
+    def first_sitemaps(self, origin: str) -> bool:
+        """Whether ``origin``'s sitemaps are to be read now: on the first ask per origin
+        here, and with ``shared`` only by the first process of the run that asks."""
+        if origin in self._sitemaps_read:
+            return False
+        self._sitemaps_read.add(origin)
+        return self._shared is None or self._shared.first_sitemaps(origin)
 
     async def allowed(self, url: str) -> tuple[bool, str]:
         """``(allowed, reason)`` for ``url``; fetches robots.txt on first use per origin."""
@@ -116,6 +158,9 @@ class RobotsCache:
             return entry
 
     async def _load(self, origin: str) -> _Entry:
+        known = self._shared.get(origin) if self._shared is not None else None
+        if known is not None:  # another process of the run fetched it
+            return _answer(*known)
         try:
             status, body = await self._fetcher.get_text(
                 f"{origin}/robots.txt", _MAX_ROBOTS_BYTES, truncate=True
@@ -123,9 +168,17 @@ class RobotsCache:
         except FetchError as exc:
             wait = self._network_retry if exc.outcome in NETWORK_FAILURES else self._retry_after
             return _Entry(None, time.time() + wait, failure=exc.outcome)
-        if 400 <= status < 500:
-            return _Entry(Protego.parse(""))
         if status >= 500 or status < 200 or 300 <= status < 400:
             return _Entry(None, time.time() + self._retry_after, failure=http_outcome(status))
-        rules = Protego.parse(body.decode("utf-8", errors="replace"))
-        return _Entry(rules, sitemaps=list(rules.sitemaps))
+        if self._shared is not None:
+            self._shared.put(origin, status, body)
+        return _answer(status, body)
+
+
+def _answer(status: int, body: bytes) -> _Entry:
+    """The rules of a robots.txt answer that gives them: a 4xx allows all (RFC 9309
+    §2.3.1.3), a 2xx is parsed."""
+    if 400 <= status < 500:
+        return _Entry(Protego.parse(""))
+    rules = Protego.parse(body.decode("utf-8", errors="replace"))
+    return _Entry(rules, sitemaps=list(rules.sitemaps))

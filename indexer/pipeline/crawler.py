@@ -224,7 +224,11 @@ class Crawler:
             async with build_session(fetch, self.politeness.sent) as session:
                 fetcher = Fetcher(session, fetch, self.settings.crawl.strip_params)
                 robots = RobotsCache(
-                    fetcher, fetch.user_agent, fetch.robots_retry, robots_network_retry(fetch)
+                    fetcher,
+                    fetch.user_agent,
+                    fetch.robots_retry,
+                    robots_network_retry(fetch),
+                    self.frontier.shared.robots if self.frontier.shared else None,
                 )
                 sitemaps = SitemapReader(
                     fetcher, fetch.max_body_bytes, self.settings.crawl.sitemap_max_files

@@ -117,7 +117,6 @@ class Visitor:
     on_fatal: Callable[[IndexerError], None] | None = None
     follow_links: bool = True
     learning: SiteLearning | None = None
-    _sitemap_origins: set[str] = field(default_factory=set)
 
     @property
     def frontier(self) -> Frontier:
@@ -244,9 +243,8 @@ class Visitor:
     async def _discover_sitemaps(self, url: str) -> None:
         """Queue the URLs of the host's sitemaps, once per origin and run (depth 1)."""
         origin = origin_of(url)
-        if not self.settings.crawl.sitemaps or origin in self._sitemap_origins:
-            return
-        self._sitemap_origins.add(origin)
+        if not self.settings.crawl.sitemaps or not self.clients.robots.first_sitemaps(origin):
+            return  # read already, here or by another process of a shared run
         listed = await self.clients.robots.sitemaps(url)
         pages = self.clients.sitemaps.page_urls(
             origin, listed, self.scope.allows, lambda u: self.politeness.turn(host_of(u))

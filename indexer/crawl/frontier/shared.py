@@ -5,7 +5,8 @@ None); the PostgreSQL frontier (:class:`~indexer.crawl.frontier.postgres.store.P
 is shared, and sets it to a :class:`SharedState`: the database where the reindex grace
 counters live (:mod:`indexer.pipeline.reconcile`), and the host lease rows that keep each
 host's Crawl-delay and Retry-After hold for whichever process fetches it next
-(:mod:`indexer.crawl.frontier.postgres.leases`). Its users also know from it that other
+(:mod:`indexer.crawl.frontier.postgres.leases`), and the run's robots.txt answers
+(:mod:`indexer.crawl.frontier.postgres.robots_share`). Its users also know from it that other
 processes may queue hosts or bury URLs meanwhile (:mod:`indexer.pipeline.dispatch`,
 :mod:`indexer.crawl.frontier.tombstones`).
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.politeness import SharedPoliteness
+from indexer.crawl.robots import RobotsStore
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,10 @@ class SharedState:
     Attributes:
         db: the shared database's connection (the frontier's own).
         politeness: where hosts' Crawl-delays and Retry-After holds are kept.
+        robots: the run's robots.txt answers and sitemap reads, fetched once per run by
+            whichever process asks first.
     """
 
     db: Connection
     politeness: SharedPoliteness
+    robots: RobotsStore
