@@ -79,12 +79,12 @@ RENEW_EVERY = 2.0
 ASK_AGAIN = 0.5
 #: Seconds between two looks (one query for all of them) at the lease rows of the hosts
 #: other processes hold: a host given back or expired is taken up within it, and one with
-#: nothing queued any more is asked about again (the crawl stops waiting for it).
+#: nothing queued or in flight any more is asked about again (the crawl stops waiting).
 POLL_EVERY = 0.1
 _FREED = (
     "SELECT l.host FROM host_leases AS l WHERE l.host = ANY(CAST(:hosts AS TEXT[])) "
     "AND (l.owner IS NULL OR l.expires_at < :now OR NOT EXISTS (SELECT 1 FROM urls "
-    "WHERE urls.host=l.host AND urls.state='queued' AND urls.run=:run))"
+    "WHERE urls.host=l.host AND urls.state IN ('queued', 'fetching') AND urls.run=:run))"
 )
 
 
@@ -198,7 +198,8 @@ class HostLeases:
     def _poll(self, host: str, now: float) -> bool:
         """Whether ``host``, held elsewhere, is to be asked for again now: at most every
         :data:`POLL_EVERY` one query reads which of the hosts other processes hold were
-        given back, expired or have nothing queued left (those are asked for again)."""
+        given back, expired or have nothing queued or in flight left (those are asked for
+        again)."""
         if host not in self._elsewhere or now - self._polled < POLL_EVERY:
             return False
         self._polled = now

@@ -206,15 +206,18 @@ class PgFrontier(Frontier):
         host's lease is then given back); not before the host's lease can be had: its
         ``next_allowed_at``, or when another process's lease is asked for again. For a host
         another process holds the answer is looked up once per ask (the dispatcher asks
-        after each claim refused)."""
+        after each claim refused), and one with nothing queued but a URL in flight there
+        is waited for until that ends (its page may queue more: dropped, the host would
+        come back only at the dispatcher's next look at the queued hosts)."""
         self.leases.renew_due()
         seen = self._foreign_due.get(host)
         if seen is not None and seen[0] == self.leases.asked(host):
             return max(seen[1], self.leases.retry_at(host) or seen[1])
         due = self._min_due(host)
         if due is None:
-            if not self._fetching(host):
-                self.leases.release(host)
+            if self._fetching(host):
+                return self._wait_elsewhere(host)
+            self.leases.release(host)
             return None
         allowed = self.leases.take(host, time.time(), self.run)
         if allowed is not None:
@@ -223,6 +226,16 @@ class PgFrontier(Frontier):
         if asked is not None:
             self._foreign_due[host] = (asked, due)
         return max(due, retry or due)
+
+    def _wait_elsewhere(self, host: str) -> float | None:
+        """For a host held elsewhere with a URL in flight and nothing queued: when to ask
+        again (the next look at the lease rows ends the wait once nothing is in flight);
+        None for a host held here."""
+        asked = self.leases.asked(host)
+        if asked is None or self.leases.held(host):
+            return None
+        self._foreign_due[host] = (asked, 0.0)
+        return self.leases.retry_at(host)
 
     def _min_due(self, host: str) -> float | None:
         row = self._db.execute(
