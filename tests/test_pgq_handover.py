@@ -108,3 +108,28 @@ def test_hosts_held_elsewhere_cost_one_query_a_look(pg_url: str, tmp_path: Path)
             time.sleep(0.02)
         looks = 1.2 / POLL_EVERY + 1
         assert calls <= looks, f"{calls} queries for 10 hosts held elsewhere in 1.2 s"
+
+
+def _owner(frontier: PgFrontier, host: str) -> str | None:
+    row: Any = frontier._db.execute(
+        "SELECT owner FROM host_leases WHERE host=?", (host,)
+    ).fetchone()
+    return None if row[0] is None else str(row[0])
+
+
+def test_a_host_the_crawl_stopped_asking_for_goes_back_when_its_page_ends(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Its last URL in flight, nothing queued: the dispatcher drops the host. Held on, URLs
+    another process queues for it would wait for this one's next look at the queued hosts."""
+    with _pair(pg_url, tmp_path) as (a, _):
+        a.add([("http://h/0", "h", 0), ("http://g/0", "g", 0)])
+        last = a.claim("h", time.time())
+        other = a.claim("g", time.time())
+        assert last is not None and other is not None
+        assert a.next_due("h") is None and a.next_due("g") is None, "nothing queued"
+        a.add([("http://g/1", "g", 1)])  # g's page queued more of g: asked for again
+        a.finish(last.url, "indexed", reached=True)
+        a.finish(other.url, "indexed", reached=True)
+        assert _owner(a, "h") is None, "given back once its page ended"
+        assert _owner(a, "g") == a.leases.owner, "kept: its URLs are asked for again"

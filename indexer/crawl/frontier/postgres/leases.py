@@ -121,6 +121,7 @@ class HostLeases:
         self._asks: dict[str, int] = {}  # host → refused asks while left to others
         self._flight: dict[str, str] = {}  # claimed URL → its host, until it ends
         self._leaving: set[str] = set()  # held hosts beyond the share, released when idle
+        self._idle: set[str] = set()  # held hosts the crawl stopped asking for, likewise
         self._rows: set[str] = set()  # hosts whose lease row exists
         #: host → (epoch start of its last request here, whether it was written by then)
         self._started: dict[str, tuple[float, bool]] = {}
@@ -220,6 +221,7 @@ class HostLeases:
     def claimed(self, url: str, host: str, now: float) -> None:
         """``url`` of ``host`` was claimed at ``now``: the next may start a delay later."""
         self._flight[url] = host
+        self._idle.discard(host)
         held = self._held.get(host)
         if held is not None:
             held.next_allowed = max(held.next_allowed, self.gap_after(now, host))
@@ -248,10 +250,25 @@ class HostLeases:
 
     def ended(self, url: str) -> None:
         """A claimed URL is no longer in flight (finished, queued again or released); a host
-        being given back (:meth:`_balance`) is released once nothing of it is in flight."""
+        being given back (:meth:`_balance`, :meth:`release_when_idle`) is released once
+        nothing of it is in flight."""
         host = self._flight.pop(url, None)
-        if host in self._leaving and host not in self._flight.values():
+        if host is None or host in self._flight.values():
+            return
+        if host in self._leaving or host in self._idle:
             self.release(host)
+
+    def release_when_idle(self, host: str) -> None:
+        """The crawl stops asking for held ``host`` (nothing queued, a URL in flight): give
+        it back when nothing of it is in flight any more, unless URLs of it are queued
+        meanwhile (:meth:`queued`); else it stays held, and URLs another process queues for
+        it wait for this process's next look at the queued hosts."""
+        if host in self._held:
+            self._idle.add(host)
+
+    def queued(self, hosts: set[str]) -> None:
+        """URLs of ``hosts`` were queued here: they are asked for again."""
+        self._idle.difference_update(hosts)
 
     def started(self, host: str, at: float, *, sent: bool) -> None:
         """A request to ``host`` starts at ``at`` (epoch s): reserved for then (``sent``
@@ -268,6 +285,7 @@ class HostLeases:
         ``next_allowed_at`` to; after now when a URL of it is still in flight or a
         request of it reserved and not yet written."""
         self._leaving.discard(host)
+        self._idle.discard(host)
         if self._held.pop(host, None) is not None:
             params = {"host": host, "me": self.owner, "last": self._last(host), "delay": self.delay}
             self._db.execute(

@@ -216,6 +216,7 @@ class PgFrontier(Frontier):
         due = self._min_due(host)
         if due is None:
             if self._fetching(host):
+                self.leases.release_when_idle(host)
                 return self._wait_elsewhere(host)
             self.leases.release(host)
             return None
@@ -252,6 +253,7 @@ class PgFrontier(Frontier):
                 fresh[url] = (host, depth)
         if not fresh:
             return 0
+        self.leases.queued({h for h, _ in fresh.values()})
         params = {"run": self.run, "urls": list(fresh)}
         params |= {
             "hosts": [h for h, _ in fresh.values()],
