@@ -133,3 +133,12 @@ def test_a_host_the_crawl_stopped_asking_for_goes_back_when_its_page_ends(
         a.finish(other.url, "indexed", reached=True)
         assert _owner(a, "h") is None, "given back once its page ended"
         assert _owner(a, "g") == a.leases.owner, "kept: its URLs are asked for again"
+
+
+def test_a_joining_process_sees_the_hosts_whose_urls_are_all_in_flight(
+    pg_url: str, tmp_path: Path
+) -> None:
+    with _pair(pg_url, tmp_path) as (a, b):
+        a.add([("http://h/0", "h", 0), ("http://g/0", "g", 0), ("http://g/1", "g", 0)])
+        assert a.claim("h", time.time()) is not None  # h's only URL in flight in a
+        assert b.hosts_with_queued() == ["g", "h"], "h may queue more and be handed over"

@@ -184,6 +184,16 @@ class PgFrontier(Frontier):
         """``task`` of the current run is done (no other process does it again)."""
         self.closing.task_done(self.run, task)
 
+    def hosts_with_queued(self) -> list[str]:
+        """:meth:`Frontier.hosts_with_queued` and the hosts with URLs in flight in this run:
+        in another process their pages may queue more and the host be handed over (a
+        process joining while every URL of a host was in flight saw that host only at its
+        dispatcher's next look, 2 s later)."""
+        rows = self._db.execute(
+            "SELECT DISTINCT host FROM urls WHERE state='fetching' AND run=?", (self.run,)
+        ).fetchall()
+        return sorted(set(super().hosts_with_queued()) | {str(r[0]) for r in rows})
+
     def claim(self, host: str, now: float) -> Claimed | None:
         """Take the shallowest due URL of ``host`` queued in this run (see
         :meth:`Frontier.claim`) when this process holds the host's lease and the host's
