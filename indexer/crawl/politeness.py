@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 #: Seconds added to a host's delay after a request is written (see :meth:`Politeness.sent`).
-GAP_MARGIN = 0.005
+GAP_MARGIN = 0.01
 
 
 class SharedPoliteness(Protocol):
@@ -31,6 +31,11 @@ class SharedPoliteness(Protocol):
 
     def hold(self, host: str, until: float) -> None:
         """Hold every request to ``host`` until ``until`` (epoch seconds)."""
+        ...
+
+    def started(self, host: str, at: float, *, sent: bool) -> None:
+        """A request to ``host`` starts at ``at`` (epoch seconds): reserved for then
+        (``sent`` False, it may be written a little later) or written just now."""
         ...
 
 
@@ -111,6 +116,8 @@ class Politeness:
         start = max(now, state.next_start)
         state.next_start = start + self.delay_of(host)
         state.last_start = max(state.last_start, start)
+        if self._shared is not None:
+            self._shared.started(host, time.time() + start - now, sent=False)
         if start > now:
             await asyncio.sleep(start - now)
             # A late wake-up (a busy event loop) must not shorten the next gap.
@@ -121,12 +128,17 @@ class Politeness:
         """A request to ``host`` was just written: the next one starts a full delay later,
         plus :data:`GAP_MARGIN` when there is a delay (the host sees each request a little
         after it is written, and not always equally late: loopback showed 2 ms of such
-        jitter, so an exact gap could arrive short of the delay)."""
+        jitter on a quiet machine, 5–25 ms in a server's log on a loaded one, so an exact
+        gap could arrive short of the delay). With a shared frontier the request's start is
+        handed on too (``SharedPoliteness.started``: a host given back keeps its gap from
+        it)."""
         state, now = self._host(host), time.monotonic()
         delay = self.delay_of(host)
         margin = GAP_MARGIN if delay > 0 else 0.0
         state.next_start = max(state.next_start, now + delay + margin)
         state.last_start = max(state.last_start, now)
+        if self._shared is not None:
+            self._shared.started(host, time.time(), sent=True)
 
     def slow_down(self, host: str, seconds: float) -> None:
         """Hold every request to ``host`` for ``seconds`` (a Retry-After answer)."""

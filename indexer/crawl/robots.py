@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from protego import Protego
 from yarl import URL
@@ -37,6 +38,19 @@ class _Entry:
     failure: str = ""
 
 
+class RobotsStore(Protocol):
+    """Where the crawl processes of a shared frontier keep the run's robots.txt answers
+    (:mod:`indexer.crawl.frontier.postgres.robots_share`)."""
+
+    def get(self, origin: str) -> tuple[int, bytes] | None:
+        """``(status, body)`` another process got for ``origin``'s robots.txt, or None."""
+        ...
+
+    def put(self, origin: str, status: int, body: bytes) -> None:
+        """Keep the answer got for ``origin``'s robots.txt (a 2xx or 4xx)."""
+        ...
+
+
 def robots_network_retry(fetch: FetchSettings) -> float:
     """Seconds before robots.txt of an unreachable host is tried again:
     ``fetch.robots_network_retry``, or when unset 4 × ``fetch.backoff_base`` capped at
@@ -55,6 +69,9 @@ class RobotsCache:
         retry_after: seconds before a robots.txt that answered 5xx is tried again.
         network_retry: seconds before an unreachable host's robots.txt is tried again.
         before_hop: awaited with each redirect target of a robots.txt (its host's turn).
+        shared: the answers other crawl processes of the run got (a shared frontier): a
+            robots.txt one of them fetched is not fetched again here (None: this process
+            alone).
     """
 
     def __init__(
@@ -64,8 +81,10 @@ class RobotsCache:
         retry_after: float,
         network_retry: float,
         before_hop: HopCheck | None = None,
+        shared: RobotsStore | None = None,
     ) -> None:
         self._fetcher = fetcher
+        self._shared = shared
         self._agent = user_agent
         self._retry_after = retry_after
         self._network_retry = network_retry
@@ -79,8 +98,14 @@ class RobotsCache:
         return str(URL(url).origin())
 
     def is_cached(self, url: str) -> bool:
-        """Whether the URL's robots.txt is known and need not be fetched now."""
-        entry = self._entries.get(self.origin(url))
+        """Whether the URL's robots.txt is known and need not be fetched now (another
+        process of the run fetched it: it is read from there)."""
+        origin = self.origin(url)
+        entry = self._entries.get(origin)
+        if entry is None and self._shared is not None:
+            known = self._shared.get(origin)
+            if known is not None:
+                entry = self._entries[origin] = _answer(*known)
         return entry is not None and (entry.rules is not None or entry.retry_at > time.time())
 
     async def allowed(self, url: str) -> tuple[bool, str]:
@@ -124,6 +149,9 @@ class RobotsCache:
             return entry
 
     async def _load(self, origin: str) -> _Entry:
+        known = self._shared.get(origin) if self._shared is not None else None
+        if known is not None:  # another process of the run fetched it
+            return _answer(*known)
         try:
             status, body = await self._fetcher.get_text(
                 f"{origin}/robots.txt",
@@ -134,9 +162,17 @@ class RobotsCache:
         except FetchError as exc:
             wait = self._network_retry if exc.outcome in NETWORK_FAILURES else self._retry_after
             return _Entry(None, time.time() + wait, failure=exc.outcome)
-        if 400 <= status < 500:
-            return _Entry(Protego.parse(""))
         if status >= 500 or status < 200 or 300 <= status < 400:
             return _Entry(None, time.time() + self._retry_after, failure=http_outcome(status))
-        rules = Protego.parse(body.decode("utf-8", errors="replace"))
-        return _Entry(rules, sitemaps=list(rules.sitemaps))
+        if self._shared is not None:
+            self._shared.put(origin, status, body)
+        return _answer(status, body)
+
+
+def _answer(status: int, body: bytes) -> _Entry:
+    """The rules of a robots.txt answer that gives them: a 4xx allows all (RFC 9309
+    §2.3.1.3), a 2xx is parsed."""
+    if 400 <= status < 500:
+        return _Entry(Protego.parse(""))
+    rules = Protego.parse(body.decode("utf-8", errors="replace"))
+    return _Entry(rules, sitemaps=list(rules.sitemaps))

@@ -258,6 +258,7 @@ class Crawler:
                     fetch.robots_retry,
                     robots_network_retry(fetch),
                     lambda u: self.politeness.turn(host_of(u)),  # a redirect's host
+                    self.frontier.shared.robots if self.frontier.shared else None,
                 )
                 sitemaps = SitemapReader(
                     fetcher, fetch.max_body_bytes, self.settings.crawl.sitemap_max_files

@@ -12,6 +12,7 @@ On a frontier other processes share (``Frontier.shared``) it also looks every
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any
@@ -31,6 +32,11 @@ from indexer.settings import Settings
 Visit = Callable[[Claimed], Coroutine[Any, Any, None]]
 #: Seconds between two looks at the hosts other processes queued (a shared frontier).
 REWATCH = 2.0
+#: Seconds before a host's politeness slot that its next URL is claimed: the visit waits
+#: for the slot itself (:meth:`Politeness.turn`), so the request starts at the slot, not a
+#: dispatcher turn and the claims of the hosts ready with it (a round trip each on a shared
+#: frontier) later; a gap it never shortens.
+CLAIM_AHEAD = 0.05
 
 
 class Dispatcher:
@@ -185,22 +191,24 @@ class Dispatcher:
         return self._tasks
 
     def _launch(self, visit: Visit) -> float | None:
-        """Start every URL whose host is ready; return seconds until the next may be, or None
+        """Start every URL whose host is ready, the host whose politeness slot came first
+        first (in name order a host late in it would wait behind the others' claims at each
+        turn, its gaps longer every time); return seconds until the next may be, or None
         when nothing is queued at all."""
         now_m, now = time.monotonic(), time.time()
         soonest: float | None = None
-        for host in sorted(self._hosts):
+        for host in sorted(self._hosts, key=self._slot):
             if len(self._tasks) >= self.settings.fetch.concurrency or self._limit_reached():
                 return 1.0 if self._tasks else None
             if self._host_limit_reached(host):
                 self._hosts.discard(host)
                 continue
             ready = self.politeness.ready_at(host)
-            if ready is None or ready > now_m:
+            if ready is None or ready > now_m + CLAIM_AHEAD:
                 if not self._tasks and self.frontier.next_due(host) is None:
                     self._hosts.discard(host)  # nothing left: do not wait for its next slot
                     continue
-                soonest = _min(soonest, 0.05 if ready is None else ready - now_m)
+                soonest = _min(soonest, 0.05 if ready is None else ready - CLAIM_AHEAD - now_m)
                 continue
             claimed = self.frontier.claim(host, now)
             if claimed is None:
@@ -215,6 +223,11 @@ class Dispatcher:
         if soonest is None and self._tasks:
             soonest = 1.0
         return soonest
+
+    def _slot(self, host: str) -> float:
+        """When ``host``'s politeness slot comes (monotonic; a full host last)."""
+        ready = self.politeness.ready_at(host)
+        return math.inf if ready is None else ready
 
     def _limit_reached(self) -> bool:
         limit = self.settings.crawl.max_pages

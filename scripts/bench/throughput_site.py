@@ -6,21 +6,28 @@ navigation bar and a footer. Page ``i`` links to pages ``10i+1 … 10i+10`` of i
 crawl from ``/`` reaches all of them), back to ``/`` and to its neighbour, and to the same
 page of host 2 (127.0.0.2).
 
-The server is an ``asyncio.Protocol`` answering from bytes built once (keep-alive, no
-parsing beyond the request line): it costs little CPU. It logs each request's host and
-start time (``time.monotonic()``), written as JSON lines when it gets SIGTERM.
+The server answers from bytes built once (keep-alive, no parsing beyond the request line):
+it costs little CPU. It logs each request's host and arrival: the kernel's receive time of
+its bytes (``SO_TIMESTAMPNS``, epoch seconds), not when the server got round to reading
+them (on a loaded machine that was up to 45 ms later, and the log showed gaps the client
+never left); written as JSON lines when it gets SIGTERM.
 Usage (as a child): python scripts/bench/throughput_site.py PORT HOSTS PAGES LOGFILE
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import signal
+import socket
+import struct
 import sys
 import time
 from pathlib import Path
+
+Entry = tuple[str, str, float]  # host, path, receive time (epoch s)
 
 WORDS = (
     "社内規程", "経費精算", "申請手続き", "有給休暇", "勤怠管理", "情報セキュリティ",
@@ -78,26 +85,60 @@ def _response(status: str, body: bytes, ctype: str) -> bytes:
     return head.encode("ascii") + body
 
 
-class _Site(asyncio.Protocol):
-    def __init__(self, replies: dict[str, bytes], log: list[tuple[str, str, float]]) -> None:
-        self.replies, self.log, self.buf = replies, log, b""
-        self.transport: asyncio.Transport | None = None
-        self.host = ""
+#: Linux's SO_TIMESTAMPNS: each read carries the kernel's receive time of its data.
+_SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-        self.host = str(transport.get_extra_info("sockname")[0])
 
-    def data_received(self, data: bytes) -> None:
+class _Connection:
+    """One client connection: requests read with the kernel's receive time (a server
+    descheduled on a loaded machine reads late, and a log of its own read times then shows
+    gaps shorter or longer than the client left), replies written in order."""
+
+    def __init__(self, sock: socket.socket, replies: dict[str, bytes], log: list[Entry]) -> None:
+        self.sock, self.replies, self.log, self.buf = sock, replies, log, b""
+        self.host = str(sock.getsockname()[0])
+        self.out: asyncio.Queue[bytes | None] = asyncio.Queue()
+        sock.setblocking(False)
+        sock.setsockopt(socket.SOL_SOCKET, _SO_TIMESTAMPNS, 1)
+        loop = asyncio.get_running_loop()
+        loop.add_reader(sock, self.readable)
+        self.writer = loop.create_task(self.write())
+
+    def readable(self) -> None:
+        try:
+            data, ancillary, _, _ = self.sock.recvmsg(65536, socket.CMSG_SPACE(16))
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data, ancillary = b"", []
+        if not data:
+            asyncio.get_running_loop().remove_reader(self.sock)
+            self.out.put_nowait(None)
+            return
+        at = _received(ancillary)
         self.buf += data
         while b"\r\n\r\n" in self.buf:
             head, self.buf = self.buf.split(b"\r\n\r\n", 1)
             path = head.split(b" ", 2)[1].decode("ascii", "replace")
-            self.log.append((self.host, path, time.monotonic()))
+            self.log.append((self.host, path, at))
             reply = self.replies.get(path) or _response("404 Not Found", b"", "text/plain")
-            assert self.transport is not None
-            self.transport.write(reply)
+            self.out.put_nowait(reply)
+
+    async def write(self) -> None:
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(OSError):
+            while (reply := await self.out.get()) is not None:
+                await loop.sock_sendall(self.sock, reply)
+        self.sock.close()
+
+
+def _received(ancillary: list[tuple[int, int, bytes]]) -> float:
+    """The kernel's receive time (epoch s) of the data read, else now."""
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == _SO_TIMESTAMPNS and len(data) >= 16:
+            sec, nsec = struct.unpack("qq", data[:16])
+            return sec + nsec / 1e9
+    return time.time()
 
 
 def replies(hosts: int, pages: int, port: int) -> dict[str, bytes]:
@@ -111,22 +152,34 @@ def replies(hosts: int, pages: int, port: int) -> dict[str, bytes]:
 
 async def serve(port: int, hosts: int, pages: int, logfile: Path) -> None:
     """Serve until SIGTERM, then write the request log to ``logfile``."""
-    log: list[tuple[str, str, float]] = []
+    log: list[Entry] = []
     table = replies(hosts, pages, port)
     loop = asyncio.get_running_loop()
-    servers = [
-        await loop.create_server(lambda: _Site(table, log), f"127.0.0.{h + 1}", port)
-        for h in range(hosts)
-    ]
+    listening = []
+    for h in range(hosts):
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((f"127.0.0.{h + 1}", port))
+        sock.listen(128)
+        sock.setblocking(False)
+        loop.add_reader(sock, _accept, sock, table, log)
+        listening.append(sock)
     stop = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     print("ready", flush=True)
     await stop.wait()
-    for server in servers:
-        server.close()
+    for sock in listening:
+        loop.remove_reader(sock)
+        sock.close()
     with logfile.open("w") as f:
         for host, path, at in log:
             f.write(json.dumps([host, path, at]) + "\n")
+
+
+def _accept(sock: socket.socket, table: dict[str, bytes], log: list[Entry]) -> None:
+    with contextlib.suppress(BlockingIOError, InterruptedError):
+        conn, _ = sock.accept()
+        _Connection(conn, table, log)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ None); the PostgreSQL frontier (:class:`~indexer.crawl.frontier.postgres.store.P
 is shared, and sets it to a :class:`SharedState`: the database where the reindex grace
 counters live (:mod:`indexer.pipeline.reconcile`), and the host lease rows that keep each
 host's Crawl-delay and Retry-After hold for whichever process fetches it next
-(:mod:`indexer.crawl.frontier.postgres.leases`). Its users also know from it that other
+(:mod:`indexer.crawl.frontier.postgres.leases`), and the run's robots.txt answers
+(:mod:`indexer.crawl.frontier.postgres.robots_share`). Its users also know from it that other
 processes may queue hosts or bury URLs meanwhile (:mod:`indexer.pipeline.dispatch`,
 :mod:`indexer.crawl.frontier.tombstones`).
 """
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.politeness import SharedPoliteness
+from indexer.crawl.robots import RobotsStore
 
 if TYPE_CHECKING:
     from indexer.crawl.frontier.postgres.hostcap import HostCap
@@ -29,9 +31,12 @@ class SharedState:
     Attributes:
         db: the shared database's connection (the frontier's own).
         politeness: where hosts' Crawl-delays and Retry-After holds are kept.
+        robots: the run's robots.txt answers, fetched once per run by whichever process
+            asks first.
         host_cap: ``crawl.max_pages_per_host`` counted for the run across processes.
     """
 
     db: Connection
     politeness: SharedPoliteness
+    robots: RobotsStore
     host_cap: HostCap | None = None

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.politeness import GAP_MARGIN
 
 _TAKE = (
     "WITH free AS (SELECT host, owner FROM host_leases WHERE host=:host AND "
@@ -57,10 +58,10 @@ _ANNOUNCE = (
     "ON CONFLICT (owner) DO UPDATE SET run=excluded.run, expires_at=excluded.expires_at"
 )
 #: A lease given back: its next request a gap (the delay or the row's Crawl-delay) after
-#: now, every request of it here having started by now (``:now``, ``:delay``).
+#: ``:last``, when the last request of it here started (``:delay``).
 _FREE = (
     "owner=NULL, next_allowed_at=GREATEST(next_allowed_at, CASE WHEN GREATEST(:delay, "
-    "crawl_delay) > 0 THEN :now + GREATEST(:delay, crawl_delay) ELSE 0 END)"
+    "crawl_delay) > 0 THEN :last + GREATEST(:delay, crawl_delay) ELSE 0 END)"
 )
 _ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
 #: Held hosts with nothing queued in the run and nothing in flight here go back (the crawl
@@ -73,9 +74,18 @@ _RELEASE_DRAINED = (
 )
 #: Seconds between two renewals at most (and between two looks at the fair share).
 RENEW_EVERY = 2.0
-#: Seconds at most before a host held by another process (or left to others while this
-#: process holds its share) is asked for again: hosts given back are picked up soon.
+#: Seconds before a host left to others (this process's share is full, or it gave the host
+#: back) is asked for again.
 ASK_AGAIN = 0.5
+#: Seconds between two looks (one query for all of them) at the lease rows of the hosts
+#: other processes hold: a host given back or expired is taken up within it, and one with
+#: nothing queued or in flight any more is asked about again (the crawl stops waiting).
+POLL_EVERY = 0.1
+_FREED = (
+    "SELECT l.host FROM host_leases AS l WHERE l.host = ANY(CAST(:hosts AS TEXT[])) "
+    "AND (l.owner IS NULL OR l.expires_at < :now OR NOT EXISTS (SELECT 1 FROM urls "
+    "WHERE urls.host=l.host AND urls.state IN ('queued', 'fetching') AND urls.run=:run))"
+)
 
 
 def owner_id() -> str:
@@ -106,9 +116,15 @@ class HostLeases:
         self.delay = delay
         self._held: dict[str, _Held] = {}
         self._foreign: dict[str, float] = {}  # host held by another → when to ask again
+        self._elsewhere: set[str] = set()  # of those, the ones another process holds
+        self._polled = 0.0  # epoch, :meth:`_poll`
+        self._asks: dict[str, int] = {}  # host → refused asks while left to others
         self._flight: dict[str, str] = {}  # claimed URL → its host, until it ends
         self._leaving: set[str] = set()  # held hosts beyond the share, released when idle
+        self._idle: set[str] = set()  # held hosts the crawl stopped asking for, likewise
         self._rows: set[str] = set()  # hosts whose lease row exists
+        #: host → (epoch start of its last request here, whether it was written by then)
+        self._started: dict[str, tuple[float, bool]] = {}
         self._renewed = -math.inf  # monotonic; the first claim announces the process at once
         self._drained_checked = -math.inf  # monotonic, :meth:`_free_drained`
         self.run = 0
@@ -133,22 +149,23 @@ class HostLeases:
         self.renew_due()
         if host in self._leaving:  # asked for when its politeness slot is free: no request
             self.release(host)  # of it runs here (its pages may wait for a verdict)
-            self._foreign[host] = now + ASK_AGAIN
+            self._leave_to_others(host, now + ASK_AGAIN)
             return None
         if host in self._held:
             return self._held[host].next_allowed
-        if self._foreign.get(host, 0.0) > now:
+        if self._foreign.get(host, 0.0) > now and not self._poll(host, now):
             return None
         if self.share is not None and len(self._held) >= self.share and not self._free_drained():
-            self._foreign[host] = now + ASK_AGAIN  # our share is full: leave it to others
+            self._leave_to_others(host, now + ASK_AGAIN)  # our share is full
             return None
         row = self._take_row(host, now)
         if row is None:
-            self._foreign[host] = self._expiry(host, now)
+            self._leave_to_others(host, self._expiry(host, now), elsewhere=True)
             return None
         if row[1] is not None and row[1] != self.owner:
             self._db.execute(_REQUEUE, (host, run))
         self._foreign.pop(host, None)
+        self._elsewhere.discard(host)
         self._held[host] = _Held(float(row[0]), float(row[2]))
         return float(row[0])
 
@@ -162,8 +179,42 @@ class HostLeases:
         return self._db.execute(_TAKE, params).fetchone()
 
     def retry_at(self, host: str) -> float | None:
-        """When a host held by another process is asked for again (epoch), else None."""
-        return self._foreign.get(host)
+        """When a host held by another process is asked for again (epoch; at the next look
+        at the lease rows, :data:`POLL_EVERY`), else None."""
+        until = self._foreign.get(host)
+        if until is None or host not in self._elsewhere:
+            return until
+        return min(until, self._polled + POLL_EVERY)
+
+    def asked(self, host: str) -> int | None:
+        """The number of the last refused ask for ``host`` while it is left to others (a
+        new one after each look that finds it changed), else None."""
+        return self._asks.get(host) if host in self._foreign else None
+
+    def _leave_to_others(self, host: str, until: float, *, elsewhere: bool = False) -> None:
+        """Ask for ``host`` no sooner than ``until`` (epoch), or with ``elsewhere`` (another
+        process holds it) sooner when a look at the lease rows finds it changed."""
+        self._foreign[host] = until
+        self._asks[host] = self._asks.get(host, 0) + 1
+        if elsewhere:
+            self._elsewhere.add(host)
+        else:
+            self._elsewhere.discard(host)
+
+    def _poll(self, host: str, now: float) -> bool:
+        """Whether ``host``, held elsewhere, is to be asked for again now: at most every
+        :data:`POLL_EVERY` one query reads which of the hosts other processes hold were
+        given back, expired or have nothing queued or in flight left (those are asked for
+        again)."""
+        if host not in self._elsewhere or now - self._polled < POLL_EVERY:
+            return False
+        self._polled = now
+        params = {"hosts": sorted(self._elsewhere), "now": now, "run": self.run}
+        rows = self._db.execute(_FREED, params).fetchall()
+        for row in rows:
+            self._foreign.pop(str(row[0]), None)
+            self._elsewhere.discard(str(row[0]))
+        return host not in self._elsewhere
 
     def gap_after(self, now: float, host: str = "") -> float:
         """``next_allowed_at`` after a claim of ``host`` at ``now``: the larger of the delay
@@ -175,6 +226,7 @@ class HostLeases:
     def claimed(self, url: str, host: str, now: float) -> None:
         """``url`` of ``host`` was claimed at ``now``: the next may start a delay later."""
         self._flight[url] = host
+        self._idle.discard(host)
         held = self._held.get(host)
         if held is not None:
             held.next_allowed = max(held.next_allowed, self.gap_after(now, host))
@@ -203,26 +255,58 @@ class HostLeases:
 
     def ended(self, url: str) -> None:
         """A claimed URL is no longer in flight (finished, queued again or released); a host
-        being given back (:meth:`_balance`) is released once nothing of it is in flight."""
+        being given back (:meth:`_balance`, :meth:`release_when_idle`) is released once
+        nothing of it is in flight."""
         host = self._flight.pop(url, None)
-        if host in self._leaving and host not in self._flight.values():
+        if host is None or host in self._flight.values():
+            return
+        if host in self._leaving or host in self._idle:
             self.release(host)
+
+    def release_when_idle(self, host: str) -> None:
+        """The crawl stops asking for held ``host`` (nothing queued, a URL in flight): give
+        it back when nothing of it is in flight any more, unless URLs of it are queued
+        meanwhile (:meth:`queued`); else it stays held, and URLs another process queues for
+        it wait for this process's next look at the queued hosts."""
+        if host in self._held:
+            self._idle.add(host)
+
+    def queued(self, hosts: set[str]) -> None:
+        """URLs of ``hosts`` were queued here: they are asked for again."""
+        self._idle.difference_update(hosts)
+
+    def started(self, host: str, at: float, *, sent: bool) -> None:
+        """A request to ``host`` starts at ``at`` (epoch s): reserved for then (``sent``
+        False) or written just now (:class:`~indexer.crawl.politeness.Politeness` calls it,
+        no query): :meth:`release` writes the host's next start a gap after it."""
+        if at >= self._started.get(host, (-math.inf, True))[0]:
+            self._started[host] = (at, sent)
 
     def release(self, host: str) -> None:
         """Give ``host``'s lease back (its queue is empty here, or it is beyond this
         process's share). Its next request, by whichever process, starts no sooner than a
-        delay after now: every request of it here has started by now (nothing in flight),
-        possibly later than its claim moved ``next_allowed_at`` to."""
+        gap after the last one here started (:meth:`started`, plus
+        :data:`~indexer.crawl.politeness.GAP_MARGIN`), possibly later than its claim moved
+        ``next_allowed_at`` to; after now when a URL of it is still in flight or a
+        request of it reserved and not yet written."""
         self._leaving.discard(host)
+        self._idle.discard(host)
         if self._held.pop(host, None) is not None:
-            params = {"host": host, "me": self.owner, "now": time.time(), "delay": self.delay}
+            params = {"host": host, "me": self.owner, "last": self._last(host), "delay": self.delay}
             self._db.execute(
                 f"UPDATE host_leases SET {_FREE} WHERE host=:host AND owner=:me", params
             )
 
+    def _last(self, host: str) -> float:
+        """When the last request of ``host`` here started, for :meth:`release` (epoch s)."""
+        at, sent = self._started.get(host, (0.0, True))
+        if not sent or host in self._flight.values():
+            at = max(at, time.time())
+        return at + GAP_MARGIN
+
     def release_all(self) -> None:
         """Give every lease back (the process ends)."""
-        params = {"me": self.owner, "now": time.time(), "delay": self.delay}
+        params = {"me": self.owner, "last": time.time() + GAP_MARGIN, "delay": self.delay}
         self._db.execute(f"UPDATE host_leases SET {_FREE} WHERE owner=:me", params)
         self._db.execute("DELETE FROM crawl_processes WHERE owner=?", (self.owner,))
         self._held.clear()
@@ -291,7 +375,8 @@ class HostLeases:
     def _release_drained(self, busy: set[str]) -> None:
         """Give back the held hosts that have nothing left to claim, so that they do not
         fill this process's share."""
-        params = {"now": time.time(), "delay": self.delay, "me": self.owner, "run": self.run}
+        now = time.time() + GAP_MARGIN
+        params = {"last": now, "delay": self.delay, "me": self.owner, "run": self.run}
         rows = self._db.execute(_RELEASE_DRAINED, params | {"busy": sorted(busy)}).fetchall()
         for row in rows:
             self._held.pop(str(row[0]), None)
@@ -307,4 +392,4 @@ class HostLeases:
         if found is None:
             self._rows.discard(host)
         expires = now + self.seconds if found is None else float(found[0])
-        return min(max(expires, now + 0.05), now + ASK_AGAIN)
+        return min(max(expires, now + 0.05), now + self.seconds)

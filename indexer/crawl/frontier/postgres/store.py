@@ -24,6 +24,7 @@ from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
 from indexer.crawl.frontier.postgres.hostcap import HostCap
 from indexer.crawl.frontier.postgres.leases import HostLeases
+from indexer.crawl.frontier.postgres.robots_share import SharedRobots
 from indexer.crawl.frontier.postgres.runclose import RunClosing, outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
 from indexer.crawl.frontier.progress import ProgressStore
@@ -108,10 +109,10 @@ class PgFrontier(Frontier):
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
-        #: host held by another → (when it is asked for again, the answer of next_due)
-        self._foreign_due: dict[str, tuple[float, float]] = {}
+        #: host left to others → (the refused ask, its earliest queued ``next_fetch`` then)
+        self._foreign_due: dict[str, tuple[int, float]] = {}
         self.host_cap = HostCap(db)
-        self.shared = SharedState(db, self.leases, self.host_cap)
+        self.shared = SharedState(db, self.leases, SharedRobots(db, self.leases), self.host_cap)
         self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
         self._pending: int | None = None  # what the outbox holds at the end (outbox_left)
         #: The ``meta`` key marking this data directory's outbox as used: ``meta`` is shared,
@@ -188,6 +189,16 @@ class PgFrontier(Frontier):
         """``task`` of the current run is done (no other process does it again)."""
         self.closing.task_done(self.run, task)
 
+    def hosts_with_queued(self) -> list[str]:
+        """:meth:`Frontier.hosts_with_queued` and the hosts with URLs in flight in this run:
+        in another process their pages may queue more and the host be handed over (a
+        process joining while every URL of a host was in flight saw that host only at its
+        dispatcher's next look, 2 s later)."""
+        rows = self._db.execute(
+            "SELECT DISTINCT host FROM urls WHERE state='fetching' AND run=?", (self.run,)
+        ).fetchall()
+        return sorted(set(super().hosts_with_queued()) | {str(r[0]) for r in rows})
+
     def claim(self, host: str, now: float) -> Claimed | None:
         """Take the shallowest due URL of ``host`` queued in this run (see
         :meth:`Frontier.claim`) when this process holds the host's lease and the host's
@@ -213,31 +224,43 @@ class PgFrontier(Frontier):
         host's lease is then given back); not before the host's lease can be had: its
         ``next_allowed_at``, or when another process's lease is asked for again. For a host
         another process holds the answer is looked up once per ask (the dispatcher asks
-        after each claim refused)."""
+        after each claim refused), and one with nothing queued but a URL in flight there
+        is waited for until that ends (its page may queue more: dropped, the host would
+        come back only at the dispatcher's next look at the queued hosts)."""
         self.leases.renew_due()
         if self.host_cap.over(host):  # at crawl.max_pages_per_host: nothing more to claim
             if not self._fetching(host):
                 self.leases.release(host)
             return None
-        retry = self.leases.retry_at(host)
         seen = self._foreign_due.get(host)
-        if seen is not None and retry == seen[0] and not self.leases.held(host):
-            return seen[1]
+        if seen is not None and seen[0] == self.leases.asked(host):
+            return max(seen[1], self.leases.retry_at(host) or seen[1])
         if not self.leases.held(host) and self.host_cap.reached(host, self.run):
             return None  # at its cap by another process: none of it is due here
         due = self._min_due(host)
         if due is None:
-            if not self._fetching(host):
-                self.leases.release(host)
+            if self._fetching(host):
+                self.leases.release_when_idle(host)
+                return self._wait_elsewhere(host)
+            self.leases.release(host)
             return None
         allowed = self.leases.take(host, time.time(), self.run)
         if allowed is not None:
             return max(due, allowed)
-        retry = self.leases.retry_at(host)
-        answer = max(due, retry or due)
-        if retry is not None:
-            self._foreign_due[host] = (retry, answer)
-        return answer
+        retry, asked = self.leases.retry_at(host), self.leases.asked(host)
+        if asked is not None:
+            self._foreign_due[host] = (asked, due)
+        return max(due, retry or due)
+
+    def _wait_elsewhere(self, host: str) -> float | None:
+        """For a host held elsewhere with a URL in flight and nothing queued: when to ask
+        again (the next look at the lease rows ends the wait once nothing is in flight);
+        None for a host held here."""
+        asked = self.leases.asked(host)
+        if asked is None or self.leases.held(host):
+            return None
+        self._foreign_due[host] = (asked, 0.0)
+        return self.leases.retry_at(host)
 
     def _min_due(self, host: str) -> float | None:
         row = self._db.execute(
@@ -254,6 +277,7 @@ class PgFrontier(Frontier):
                 fresh[url] = (host, depth)
         if not fresh:
             return 0
+        self.leases.queued({h for h, _ in fresh.values()})
         params = {"run": self.run, "urls": list(fresh)}
         params |= {
             "hosts": [h for h, _ in fresh.values()],
