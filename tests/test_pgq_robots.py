@@ -22,7 +22,7 @@ class _Fetcher:
         self.status, self.body, self.calls = status, body, 0
 
     async def get_text(
-        self, url: str, max_bytes: int = 0, truncate: bool = False
+        self, url: str, max_bytes: int = 0, truncate: bool = False, before_hop: object = None
     ) -> tuple[int, bytes]:
         self.calls += 1
         return self.status, self.body
@@ -30,7 +30,7 @@ class _Fetcher:
 
 def _cache(frontier: PgFrontier, fetcher: _Fetcher) -> RobotsCache:
     assert frontier.shared is not None
-    return RobotsCache(fetcher, "indexer", 60.0, 10.0, frontier.shared.robots)  # type: ignore[arg-type]
+    return RobotsCache(fetcher, "indexer", 60.0, 10.0, shared=frontier.shared.robots)  # type: ignore[arg-type]
 
 
 def test_a_robots_txt_fetched_by_one_process_is_read_by_the_other(
