@@ -1,0 +1,106 @@
+"""The processes of a shared run (issue #20, views): the dashboard and ``indexer report`` add
+up every process's progress, say which crawl, ended or died, name a dead one's data
+directory and drain command, and the run's record says which processes died."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from indexer.crawl.frontier.postgres.store import PgFrontier
+from indexer.crawl.frontier.postgres.view import PgFrontierView
+from indexer.crawl.frontier.progress import ProgressWriter
+from indexer.web.admin.state import overview
+from tests.admin_fixtures import log_in, make_client_app
+from tests.pg_fixtures import two_processes
+
+ON_SESSION_LOOP = pytest.mark.asyncio(loop_scope="session")  # the fixtures' loop
+
+
+def _progress(f: PgFrontier, fetched: int, outcomes: dict[str, int]) -> None:
+    counts = {"fetched": fetched, "indexed": outcomes.get("indexed", 0), "queued": 5}
+    ProgressWriter(f.progress, "crawl").write(f.run, counts, (), outcomes)
+
+
+def _uses_outbox(f: PgFrontier) -> PgFrontier:
+    f.set_meta(f.outbox_mark, "1")  # as claim_outbox does before a crawl that sends to Solr
+    return f
+
+
+@ON_SESSION_LOOP
+async def test_the_dashboard_adds_up_every_process_of_a_shared_run(
+    pg_url: str, tmp_path: Path, free_port: int
+) -> None:
+    with two_processes(pg_url, tmp_path) as (a, b):
+        _progress(a, 30, {"indexed": 25, "http-404": 1})
+        _progress(b, 20, {"indexed": 15})  # written last: it was the run's only row
+        state = overview(None, pg_url)
+        app = make_client_app(
+            tmp_path / "served", f"http://127.0.0.1:{free_port}/solr", frontier=pg_url
+        )
+        client: TestClient[Any, Any]
+        async with TestClient(TestServer(app, host="127.0.0.1")) as client:  # type: ignore[arg-type]
+            await log_in(client)
+            home = await (await client.get("/admin")).text()
+    run = state.runs[0]
+    assert run.progress is not None
+    assert (run.progress.fetched, run.progress.indexed) == (50, 40), run.progress
+    assert run.progress.outcomes == {"http-404": 1, "indexed": 40}
+    assert run.tally == "2 processes: 2 crawling" and not run.gone
+    assert '<dd class="p-fetched">50</dd>' in home and '<dd class="p-indexed">40</dd>' in home
+    assert "2 processes: 2 crawling" in home
+    assert str(tmp_path / "a") in home and str(tmp_path / "b") in home, "each process's dir"
+
+
+def test_a_dead_process_is_named_with_its_drain_command_and_the_record_says_it_died(
+    pg_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "indexer")
+    with _uses_outbox(PgFrontier(pg_url, tmp_path / "a")) as a:
+        run = a.start_run(resume=False)
+        b = _uses_outbox(PgFrontier(pg_url, tmp_path / "b"))
+        b.start_run(resume=True)
+        _progress(b, 12, {"indexed": 12})
+        b_pid = int(b.leases.owner.split(":")[-2])
+        b.close()  # as a kill -9 leaves it: no end written, no heartbeat any more
+        a.outbox_left(0)
+        a.set_phase("finished", 0)
+        said = caplog.text
+        with PgFrontierView(pg_url) as view:
+            members = view.members(run)
+            assert [m.state for m in members] == ["ended", "gone"], members
+            assert not view.runs()[-1].finished, "b's outbox may hold changes: open"
+        code, report = _report(pg_url, tmp_path / "a")
+    assert "1 other process(es) crawl it" not in said
+    assert f"pid {b_pid}" in said and str(tmp_path / "b") in said, said
+    assert f"--join --data-dir {tmp_path / 'b'}" in said, "the drain command, with its dir"
+    assert code == 0 and "--resume" not in report, report
+    assert f"--join --data-dir {tmp_path / 'b'}" in report and "2 processes" in report, report
+    # the drain README names: a process joins with b's data directory and ends last
+    with _uses_outbox(PgFrontier(pg_url, tmp_path / "b", create=False)) as again:
+        assert again.start_run(resume=True) == run
+        _progress(again, 3, {"indexed": 3})
+        again.outbox_left(0)
+        again.set_phase("finished", 0)
+    with PgFrontierView(pg_url) as view:
+        last = view.runs()[-1]
+        total = view.progress.all()[run]
+    assert (last.phase, last.finished, last.exit_code) == ("finished", True, 1), last
+    assert f"1 of 3 processes died: pid {b_pid}" in last.reason, last.reason
+    assert total.outcomes == {"indexed": 15}, "the dead one's part and its drainer's counted"
+
+
+def _report(pg_url: str, data_dir: Path) -> tuple[int, str]:
+    """``indexer report`` in this process: its exit code and what it printed."""
+    from indexer.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = main(["report", "--frontier", pg_url, "--data-dir", str(data_dir)])
+    return code, out.getvalue()
