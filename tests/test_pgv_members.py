@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,13 @@ ON_SESSION_LOOP = pytest.mark.asyncio(loop_scope="session")  # the fixtures' loo
 def _progress(f: PgFrontier, fetched: int, outcomes: dict[str, int]) -> None:
     counts = {"fetched": fetched, "indexed": outcomes.get("indexed", 0), "queued": 5}
     ProgressWriter(f.progress, "crawl").write(f.run, counts, (), outcomes)
+
+
+def _finish(f: PgFrontier, pages: int) -> None:
+    for _ in range(pages):
+        claimed = f.claim("h", time.time())
+        assert claimed is not None
+        f.finish(claimed.url, "indexed", "", reached=True)
 
 
 def _uses_outbox(f: PgFrontier) -> PgFrontier:
@@ -66,6 +74,9 @@ def test_a_dead_process_is_named_with_its_drain_command_and_the_record_says_it_d
         run = a.start_run(resume=False)
         b = _uses_outbox(PgFrontier(pg_url, tmp_path / "b"))
         b.start_run(resume=True)
+        urls = [f"http://h/{i}" for i in range(15)]
+        b.add((u, "h", 1) for u in urls)
+        _finish(b, 12)
         _progress(b, 12, {"indexed": 12})
         b_pid = int(b.leases.owner.split(":")[-2])
         b.close()  # as a kill -9 leaves it: no end written, no heartbeat any more
@@ -85,6 +96,7 @@ def test_a_dead_process_is_named_with_its_drain_command_and_the_record_says_it_d
     # the drain README names: a process joins with b's data directory and ends last
     with _uses_outbox(PgFrontier(pg_url, tmp_path / "b", create=False)) as again:
         assert again.start_run(resume=True) == run
+        _finish(again, 3)
         _progress(again, 3, {"indexed": 3})
         again.outbox_left(0)
         again.set_phase("finished", 0)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from indexer.crawl.frontier.members import GONE, Member, add_up, describe, drain_command
 from indexer.crawl.frontier.postgres.connection import PgConnection
-from indexer.crawl.frontier.progress import Progress, ProgressStore, parse
+from indexer.crawl.frontier.progress import Progress, ProgressStore, parse, run_outcomes
 from indexer.crawl.owner import row_gone
 
 #: Schema step (version 5 of the frontier's tables in PostgreSQL).
@@ -129,14 +129,25 @@ class PgProgressStore(ProgressStore):
             super().write(progress)
 
     def all(self) -> dict[int, Progress]:
-        """``{run: progress}``: the members' rows added up for runs that have them, else the
-        run's one row."""
+        """``{run: progress}``: the members' rows added up for runs that have them (with the
+        outcomes :meth:`close_run` stored once the run closed), else the run's one row."""
         found = super().all()
         for run in self.members.runs():
             total = add_up(run, self.members.of(run))
+            closed = found.get(run)
+            if total is not None and closed is not None:
+                total = replace(total, outcomes=closed.outcomes)
             if total is not None:
                 found[run] = total
         return found
+
+    def close_run(self, run: int) -> None:
+        """The run closes: store the outcomes the frontier holds for its URLs as the run's
+        (every process's, exact: a process killed with -9 wrote its last progress up to 2 s
+        before it died) in its ``run_progress`` row."""
+        total = add_up(run, self.members.of(run)) or Progress(run, "crawl", time.time())
+        outcomes = run_outcomes(self._db, run)
+        super().write(replace(total, updated=time.time(), outcomes=outcomes))
 
     def earlier(self, run: int) -> Progress | None:
         """None: an earlier process's part of the run is its own row, added up by

@@ -112,7 +112,7 @@ class PgFrontier(Frontier):
         self.shared = SharedState(db, self.leases)
         self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
         self.members = RunMembers(db, self.leases.owner, self.closing.outbox)
-        self.progress = PgProgressStore(db, self.members)
+        self.progress: PgProgressStore = PgProgressStore(db, self.members)
         self._pending: int | None = None  # what the outbox holds at the end (outbox_left)
         #: The ``meta`` key marking this data directory's outbox as used: ``meta`` is shared,
         #: each process's outbox is its own.
@@ -179,6 +179,7 @@ class PgFrontier(Frontier):
             note, died = closing_note(self.members.of(self.run), self.leases.owner)
             reason = "; ".join(r for r in (reason, note) if r)
             exit_code = 1 if died and exit_code == 0 else exit_code  # as --processes exits
+            self.progress.close_run(self.run)
         super().set_phase(phase, exit_code, reason)
 
     def finish_run(self) -> None:
