@@ -23,6 +23,7 @@ from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.latedeletes import LateDeletes
 from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.members import (
     PgProgressStore,
@@ -105,6 +106,7 @@ class PgFrontier(Frontier):
             db.close()
             raise
         self.tombstones = Tombstones(self._db, refresh_every=TOMBSTONES_EVERY)
+        self.late_deletes = LateDeletes(self.tombstones, self.forget, self.forget_host)
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
         self.leases = HostLeases(db, lease_seconds, delay)
         #: host held by another → (when it is asked for again, the answer of next_due)
@@ -205,9 +207,10 @@ class PgFrontier(Frontier):
         if allowed is None or allowed > now:
             return None
         params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
-        row = self._db.execute(
-            _CLAIM, params | {"next": self.leases.gap_after(now, host)}
-        ).fetchone()
+        params["next"] = self.leases.gap_after(now, host)
+        row = self._db.execute(_CLAIM, params).fetchone()
+        while row is not None and self.late_deletes.forget_if_buried(row[0]):
+            row = self._db.execute(_CLAIM, params).fetchone()  # deleted since it was queued
         if row is None:
             return None
         self.leases.claimed(row[0], host, now)
@@ -249,7 +252,7 @@ class PgFrontier(Frontier):
         """:meth:`Frontier.add` in one statement (each URL once, buried ones left out)."""
         fresh: dict[str, tuple[str, int]] = {}
         for url, host, depth in entries:
-            if url not in fresh and not self.tombstones.buries(url):
+            if url not in fresh and not self.late_deletes.buries(url):
                 fresh[url] = (host, depth)
         if not fresh:
             return 0
@@ -266,8 +269,10 @@ class PgFrontier(Frontier):
         return int(self._db.execute(_NOTE_HASH, params).fetchone()[0])
 
     def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
-        """:meth:`Frontier.finish`; the URL is no longer in flight here."""
-        super().finish(url, outcome, reason, **fields)
+        """:meth:`Frontier.finish`; the URL is no longer in flight here. A URL deleted since it
+        was claimed is forgotten instead (:mod:`.latedeletes`)."""
+        if not self.late_deletes.forget_if_buried(url):
+            super().finish(url, outcome, reason, **fields)
         self.leases.ended(url)
 
     def retry_later(self, url: str, at: float, reason: str) -> None:
