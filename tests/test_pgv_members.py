@@ -116,3 +116,45 @@ def _report(pg_url: str, data_dir: Path) -> tuple[int, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         code = main(["report", "--frontier", pg_url, "--data-dir", str(data_dir)])
     return code, out.getvalue()
+
+
+async def _dashboard(pg_url: str, tmp_path: Path, free_port: int) -> str:
+    solr = f"http://127.0.0.1:{free_port}/solr"
+    app = make_client_app(tmp_path / "served", solr, frontier=pg_url)
+    client: TestClient[Any, Any]
+    async with TestClient(TestServer(app, host="127.0.0.1")) as client:  # type: ignore[arg-type]
+        await log_in(client)
+        return await (await client.get("/admin")).text()
+
+
+@ON_SESSION_LOOP
+async def test_the_dashboard_names_a_dead_process_and_what_finishes_its_part(
+    pg_url: str, tmp_path: Path, free_port: int
+) -> None:
+    starter = _uses_outbox(PgFrontier(pg_url, tmp_path / "a"))
+    starter.start_run(resume=False)
+    _progress(starter, 4, {"indexed": 4})
+    starter.close()  # the starter killed with -9: no end written
+    with _uses_outbox(PgFrontier(pg_url, tmp_path / "b")) as b:
+        b.start_run(resume=True)
+        _progress(b, 6, {"indexed": 6})
+        home = await _dashboard(pg_url, tmp_path, free_port)
+        assert "2 processes: 1 crawling, 1 gone" in home, home
+        assert f"--join --data-dir {tmp_path / 'a'}" in home, "the dead starter's drain"
+        assert "stopped without closing" not in home, "b still crawls the run"
+        assert '<dd class="p-indexed">10</dd>' in home
+    home = await _dashboard(pg_url, tmp_path, free_port)  # b gone too, without ending
+    assert "stopped without closing" in home and "--resume" not in home, home
+    assert f"--join --data-dir {tmp_path / 'b'}" in home
+
+
+def test_the_launch_names_the_drain_command_of_each_outbox_left_open() -> None:
+    from indexer.pipeline.summaries import add_up as add_summaries
+    from indexer.pipeline.summaries import format_launch
+
+    summary = add_summaries([], 1.0)
+    summary |= {"processes": [], "died": 1, "open_outboxes": ["m1:/var/lib/indexer/p1"]}
+    text = format_launch(summary)
+    assert "1 process(es) died: exit 1" in text
+    assert "`indexer crawl --frontier URL --join --data-dir /var/lib/indexer/p1` on m1" in text
+    assert "DIR" not in text, text
