@@ -22,7 +22,8 @@ def _crawl(*args: str, cwd: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "indexer", "crawl", "-q", *args],
         cwd=cwd,
-        env={**os.environ, "INDEXER_EXTRACT_WORKERS": "0"},
+        # PostgreSQL: the killed process's host lease expires after 2 s, not 30
+        env={**os.environ, "INDEXER_EXTRACT_WORKERS": "0", "INDEXER_FRONTIER_LEASE_SECONDS": "2"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,

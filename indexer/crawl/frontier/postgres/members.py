@@ -46,12 +46,11 @@ _JOINED = (
 _ENDED = "UPDATE run_members SET phase=?, exit_code=?, ended=? WHERE run=? AND owner=?"
 _PROGRESS = "UPDATE run_members SET data=?, updated=? WHERE run=? AND owner=?"
 _READ = (
-    "SELECT m.owner, m.outbox, m.started, m.data, m.phase, m.exit_code, m.ended, "
+    "SELECT m.run, m.owner, m.outbox, m.started, m.data, m.phase, m.exit_code, m.ended, "
     "EXISTS (SELECT 1 FROM crawl_processes p WHERE p.owner = m.owner AND p.expires_at >= ?) "
-    "FROM run_members m WHERE m.run=? ORDER BY m.started, m.owner"
+    "FROM run_members m"
 )
-#: Runs that have member rows (the others keep their one ``run_progress`` row).
-_RUNS = "SELECT DISTINCT run FROM run_members"
+_ORDER = " ORDER BY m.run, m.started, m.owner"
 
 
 class RunMembers:
@@ -86,12 +85,15 @@ class RunMembers:
 
     def of(self, run: int) -> list[Member]:
         """The processes of ``run``, in the order they started."""
-        rows = self._db.execute(_READ, (time.time(), run)).fetchall()
-        return [_member(*row) for row in rows]
+        rows = self._db.execute(_READ + " WHERE m.run=?" + _ORDER, (time.time(), run))
+        return [_member(*row[1:]) for row in rows]
 
-    def runs(self) -> list[int]:
-        """The runs that have member rows."""
-        return sorted(int(r[0]) for r in self._db.execute(_RUNS))
+    def by_run(self) -> dict[int, list[Member]]:
+        """``{run: its processes}`` of every run that has member rows (one query)."""
+        found: dict[int, list[Member]] = {}
+        for row in self._db.execute(_READ + _ORDER, (time.time(),)):
+            found.setdefault(int(row[0]), []).append(_member(*row[1:]))
+        return found
 
 
 def _member(
@@ -132,8 +134,8 @@ class PgProgressStore(ProgressStore):
         """``{run: progress}``: the members' rows added up for runs that have them (with the
         outcomes :meth:`close_run` stored once the run closed), else the run's one row."""
         found = super().all()
-        for run in self.members.runs():
-            total = add_up(run, self.members.of(run))
+        for run, members in self.members.by_run().items():
+            total = add_up(run, members)
             closed = found.get(run)
             if total is not None and closed is not None:
                 total = replace(total, outcomes=closed.outcomes)
