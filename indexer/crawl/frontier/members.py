@@ -83,12 +83,12 @@ def drain_command(data_dir: str) -> str:
 
 def describe(member: Member) -> str:
     """One line: ``pid 4242 on m1 (/var/lib/indexer/p1): ended finished (exit 0)``, or
-    ``… gone without ending (killed or crashed)``, or ``… crawling``."""
+    ``… gone without ending (…)``, or ``… crawling``."""
     head = f"pid {member.pid} on {member.machine} ({member.data_dir})"
     if member.state == ENDED:
         return f"{head}: ended {member.phase or ''} (exit {member.exit_code})".replace("  ", " ")
     if member.state == GONE:
-        return f"{head}: gone without ending (killed or crashed)"
+        return f"{head}: gone without ending (killed, crashed or cut off from the frontier)"
     return f"{head}: crawling"
 
 

@@ -195,22 +195,19 @@ class ProgressWriter:
         elapsed = now - self._last if self._last else 0.0
         fetched = counts.get("fetched", 0)
         rate = (fetched - self._last_fetched) / elapsed if elapsed > 0 else 0.0
-        base = self._base.setdefault(run, self._store.earlier(run))
-        if base is not None and base.kind != self._kind:
-            base = None  # another kind of job wrote it (a reindex's failed start)
+        base = self._earlier(run)
         total = Counter(outcomes)
         if base is not None and not whole_run:
             total.update(base.outcomes)
-        get = counts.get
         self._store.write(
             Progress(
                 run,
                 self._kind,
                 time.time(),
                 fetched + (base.fetched if base else 0),
-                get("indexed", 0) + (base.indexed if base else 0),
-                get("queued", 0),
-                get("outbox", 0),
+                counts.get("indexed", 0) + (base.indexed if base else 0),
+                counts.get("queued", 0),
+                counts.get("outbox", 0),
                 round(max(rate, 0.0), 2),
                 tuple(sorted(waiting)),
                 dict(sorted(total.items())),
@@ -218,6 +215,15 @@ class ProgressWriter:
             )
         )
         self._last, self._last_fetched = now, fetched
+
+    def _earlier(self, run: int) -> Progress | None:
+        """The run's earlier part (:meth:`ProgressStore.earlier`), read once before this
+        process's first write; None when another kind of job wrote it (a reindex's failed
+        start)."""
+        if run not in self._base:
+            self._base[run] = self._store.earlier(run)
+        base = self._base[run]
+        return base if base is not None and base.kind == self._kind else None
 
 
 def _owner() -> tuple[str, int, int]:
