@@ -48,7 +48,9 @@ show_artifacts() {
 
 phase "pip install" python3 -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 phase "debian packages" debian_packages
+pg_start=$SECONDS
 phase "postgresql package" postgresql_package
+export PG_PACKAGE_SECONDS=$((SECONDS - pg_start))  # printed with the PostgreSQL tests' time
 phase "build Solr launcher" python3 -c "from indexer.solr.launcher import build_launcher; build_launcher()"
 # the Tika service (tika-service/: Apache Tika 3.3.1 from Maven Central) for DOC/XLS/PPT/RTF
 phase "build Tika service" python3 -c \
