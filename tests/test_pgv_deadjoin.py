@@ -18,6 +18,7 @@ from pathlib import Path
 
 import psycopg
 
+from indexer.crawl.frontier.postgres.view import PgFrontierView
 from tests.faultserver import FaultServer, Reply, html
 from tests.recrawl_site import solr_docs
 
@@ -104,3 +105,7 @@ def test_a_killed_join_is_named_with_its_drain_command_which_finishes_the_run(
     assert sorted(solr_docs(base, core)) == every, "nothing lost"
     after = _report(pg_url, tmp_path / "s")
     assert "finished (exit 1)" in after and f"died: pid {joiner.pid}" in after, after
+    assert "3 processes: 2 ended, 1 gone" in after, after
+    with PgFrontierView(pg_url) as view:
+        closed = view.progress.all()[view.runs()[-1].id]
+    assert closed.outcomes == {"indexed": len(every)}, "the run's counts: every process's"
