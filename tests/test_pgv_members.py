@@ -199,3 +199,22 @@ def test_a_real_two_process_crawl_adds_up_on_the_dashboard_and_in_the_report(
     code, report = _report(pg_url, tmp_path / "d")
     assert code == 0 and "2 processes: 2 ended" in report, report
     assert "ended finished (exit 0)" in report, report
+
+
+def test_the_report_names_the_drain_of_a_process_that_ended_with_changes_left(
+    pg_url: str, tmp_path: Path
+) -> None:
+    with (
+        _uses_outbox(PgFrontier(pg_url, tmp_path / "a")) as a,
+        _uses_outbox(PgFrontier(pg_url, tmp_path / "b")) as b,
+    ):
+        a.start_run(resume=False)
+        b.start_run(resume=True)
+        a.outbox_left(3)  # Solr was down for a
+        a.set_phase("failed", 1, "Solr unavailable: 3 changes wait in the outbox")
+        b.outbox_left(0)
+        b.set_phase("finished", 0)
+    code, report = _report(pg_url, tmp_path / "b")
+    assert code == 0 and "2 processes: 2 ended" in report, report
+    assert f"--join --data-dir {tmp_path / 'a'}` on" in report, "a's outbox: its drain"
+    assert f"--join --data-dir {tmp_path / 'b'}`" not in report, "b left nothing"

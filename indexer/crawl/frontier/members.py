@@ -102,16 +102,23 @@ def tally(members: Sequence[Member]) -> str:
     return f"{len(members)} {noun}: " + ", ".join(parts)
 
 
+def to_drain(members: Sequence[Member]) -> list[Member]:
+    """The processes whose outbox may keep an open run open: those gone without ending and
+    those that ended ``failed`` (Solr down for them: changes left in the outbox)."""
+    return [m for m in members if m.state == GONE or (m.state == ENDED and m.phase == "failed")]
+
+
 def report_lines(members: Sequence[Member], run_open: bool) -> list[str]:
     """``indexer report``'s lines on a run's processes: the :func:`tally`, then one line each
-    (:func:`describe`); while the run is open, a gone one's line names the command on its
-    machine that finishes its part ([] without members)."""
+    (:func:`describe`); while the run is open, the line of one :func:`to_drain` names the
+    command on its machine that finishes its part ([] without members)."""
     if not members:
         return []
     lines = [tally(members)]
+    drain = to_drain(members) if run_open else []
     for m in members:
         line = f"  {describe(m)}"
-        if run_open and m.state == GONE:
+        if m in drain:
             line += f": `{drain_command(m.data_dir)}` on {m.machine} drains its outbox"
         lines.append(line)
     return lines

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from indexer.crawl.frontier.browse import UrlFilter, UrlRow
 from indexer.crawl.frontier.history import HistoryEntry
-from indexer.crawl.frontier.members import GONE, Member, drain_command, gone_run, tally
+from indexer.crawl.frontier.members import Member, drain_command, gone_run, tally, to_drain
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.progress import INTERVAL, Progress
 from indexer.crawl.frontier.runs import RunRecord
@@ -51,11 +51,12 @@ class RunRow:
 
     @property
     def gone_members(self) -> list[tuple[Member, str]]:
-        """The processes gone without ending, each with the command that finishes its part
-        (:func:`indexer.crawl.frontier.members.drain_command`), while the run is open."""
-        if not self.running:
+        """While the run is open, the processes whose outbox may keep it open (gone without
+        ending, or ended ``failed``: :func:`indexer.crawl.frontier.members.to_drain`), each
+        with the command that finishes its part (:func:`.members.drain_command`)."""
+        if self.record.finished:
             return []
-        return [(m, drain_command(m.data_dir)) for m in self.members if m.state == GONE]
+        return [(m, drain_command(m.data_dir)) for m in to_drain(self.members)]
 
     @property
     def kind(self) -> str:
