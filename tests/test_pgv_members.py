@@ -7,9 +7,6 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,7 +19,6 @@ from indexer.crawl.frontier.postgres.view import PgFrontierView
 from indexer.crawl.frontier.progress import ProgressWriter
 from indexer.web.admin.state import overview
 from tests.admin_fixtures import log_in, make_client_app
-from tests.faultserver import FaultServer, Reply, html
 from tests.pg_fixtures import two_processes
 
 ON_SESSION_LOOP = pytest.mark.asyncio(loop_scope="session")  # the fixtures' loop
@@ -162,43 +158,6 @@ def test_the_launch_names_the_drain_command_of_each_outbox_left_open() -> None:
     assert "1 process(es) died: exit 1" in text
     assert "`indexer crawl --frontier URL --join --data-dir /var/lib/indexer/p1` on m1" in text
     assert "DIR" not in text, text
-
-
-def test_a_real_two_process_crawl_adds_up_on_the_dashboard_and_in_the_report(
-    pg_url: str, tmp_path: Path
-) -> None:
-    hosts, pages = 4, 20  # ~6 s a host: the second process joins before the first is done
-    flags = ["--frontier", pg_url, "--delay", "0.3", "--per-host", "1", "--processes", "2"]
-    flags += ["--out", "docs.jsonl", "--data-dir", "d", "-q"]
-    with FaultServer(hosts) as srv:
-        for h in range(hosts):
-            srv.page("/", f"home {h}", [f"/p{i}" for i in range(pages)], host=h)
-            for i in range(pages):
-                srv.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=0.05), host=h)
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "indexer",
-                "crawl",
-                *flags,
-                *(srv.url("/", h) for h in range(hosts)),
-            ],
-            cwd=tmp_path,
-            env={**os.environ, "INDEXER_EXTRACT_WORKERS": "0"},
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    run = overview(None, pg_url).runs[0]
-    every = hosts * (pages + 1)
-    assert run.progress is not None and run.progress.outcomes == {"indexed": every}, run.progress
-    assert run.progress.indexed == every, "both processes' acknowledged documents"
-    assert run.tally == "2 processes: 2 ended", run.tally
-    code, report = _report(pg_url, tmp_path / "d")
-    assert code == 0 and "2 processes: 2 ended" in report, report
-    assert "ended finished (exit 0)" in report, report
 
 
 def test_the_report_names_the_drain_of_a_process_that_ended_with_changes_left(
