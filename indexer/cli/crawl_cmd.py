@@ -26,6 +26,7 @@ from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, resumed_scope, save_scope, scope_of
 from indexer.errors import ConfigError
 from indexer.index.outbox import OUTBOX, claim_outbox
+from indexer.pipeline.childside import HANDOFF_FLAG, ChildProgress, take_handoff
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.join import join_or_lead, require_shared
 from indexer.pipeline.phases import abort
@@ -109,6 +110,7 @@ def _add_state(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--processes", type=int, help="crawl processes on this machine (crawl.processes)"
     )
+    p.add_argument(HANDOFF_FLAG, type=int, dest="from_parent", help=argparse.SUPPRESS)
 
 
 def _add_formats(p: argparse.ArgumentParser) -> None:
@@ -125,11 +127,7 @@ def run(args: argparse.Namespace) -> int:
     130 when stopped by SIGINT/SIGTERM, 1 when it failed (Solr refused credentials or schema
     past ``solr.auth_wait``, or changes stay in the outbox); the summary in every case."""
     configure_logging(args.verbose, args.quiet)
-    flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
-    if args.seeds:
-        flags["crawl.seeds"] = tuple(args.seeds)
-    flags["crawl.resume"] = True if args.join else flags["crawl.resume"]  # joins the open run
-    loaded = load_from_args(args, flags)
+    loaded = load_from_args(args, _flags(args))
     settings = loaded.settings
     if not settings.crawl.seeds and not settings.crawl.resume:
         raise ConfigError("crawl.seeds", "give at least one SEED_URL (or --resume)")
@@ -150,8 +148,9 @@ def run(args: argparse.Namespace) -> int:
         if settings.crawl.seeds and not (settings.crawl.resume and stored):
             save_scope(frontier, scope_of(settings.crawl))  # reindex jobs keep to it
         display = ProgressDisplay(enabled=not args.quiet)
+        shown = display.update if args.from_parent is None else ChildProgress().update
         options = CrawlOptions(
-            out=args.out, use_solr=use_solr, on_progress=display.update, lift=tuple(args.seeds)
+            out=args.out, use_solr=use_solr, on_progress=shown, lift=tuple(args.seeds)
         )
         crawler = Crawler(settings, frontier, options)
         with display:
@@ -162,14 +161,28 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
 
 
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings the flags give (None: not given); a child of ``--processes N`` gets the
+    frontier URL by pipe (:func:`~indexer.pipeline.childside.take_handoff`)."""
+    flags = {**solr_flags(args), **{key: getattr(args, dest) for dest, key in FLAG_KEYS.items()}}
+    if args.from_parent is not None:
+        flags.update(take_handoff(args.from_parent))
+    if args.seeds:
+        flags["crawl.seeds"] = tuple(args.seeds)
+    flags["crawl.resume"] = True if args.join else flags["crawl.resume"]  # joins the open run
+    return flags
+
+
 def _many(args: argparse.Namespace, settings: Settings) -> int:
     """``--processes N``: N crawl processes over the shared frontier, one summary
     (:mod:`indexer.pipeline.processes`)."""
     require_frontier(settings)
     check_output_paths(args.out, args.summary_json, settings.crawl.data_dir)
-    plan = plan_of(args.argv, settings, args.out, join=args.join)
+    plan = plan_of(args.argv, settings, args.out, join=args.join, secret=args.frontier or "")
     prepare_outputs(plan, resume=settings.crawl.resume, overwrite=args.overwrite)
-    code, summary = run_processes(plan)
+    display = ProgressDisplay(enabled=not args.quiet)
+    with display:
+        code, summary = run_processes(plan, display.update)
     if not args.quiet:
         print(format_launch(summary), file=sys.stderr)
         if code == ExitCode.INTERRUPTED:

@@ -71,6 +71,8 @@ class Dispatcher:
         """Count the pages this run fetched before (a resumed run keeps its limits)."""
         self._fetched = self.frontier.fetched_in_run()
         self.per_host = self.frontier.fetched_in_run_by_host()
+        if self.frontier.shared is not None and self.frontier.shared.host_cap is not None:
+            self.frontier.shared.host_cap.limit = self.settings.crawl.max_pages_per_host
 
     def watch_queued_hosts(self) -> None:
         """Take every host with queued URLs in the frontier as a candidate."""
@@ -215,7 +217,12 @@ class Dispatcher:
 
     def _host_limit_reached(self, host: str) -> bool:
         limit = self.settings.crawl.max_pages_per_host
-        return limit is not None and self.per_host.get(host, 0) >= limit
+        if limit is None:
+            return False
+        cap = self.frontier.shared.host_cap if self.frontier.shared is not None else None
+        if cap is not None:  # the run's count across processes, as last seen
+            self.per_host[host] = max(self.per_host.get(host, 0), cap.known(host))
+        return self.per_host.get(host, 0) >= limit
 
     def _start(self, claimed: Claimed, visit: Visit) -> None:
         if claimed.url not in self.seed_urls and not self.scope.allows(claimed.url):

@@ -14,37 +14,51 @@ does not: its hosts are taken over by the others at their lease expiry
 the URLs the dead process had in flight, drains its outbox and crawls a share of what is
 left, so the run can end (:mod:`indexer.crawl.frontier.postgres.runclose`). The parent
 adds up the children's summaries (:mod:`indexer.pipeline.summaries`), names each process
-and exits 1 when one died, else with the worst of the children's exit codes.
+and exits 1 when one died, else with the worst of the children's exit codes. A number is
+replaced once: when its replacement is killed too, or when the run is already closed at the
+replacement's time (nothing left for it), it is not replaced again, and the others crawl on.
+
+The frontier URL (its password) is not on the children's command lines, which any user can
+read: it goes to each child through a pipe (:mod:`indexer.pipeline.childside`), as does the
+parent's pid, so that a child stops (as on SIGTERM, resumable) when the parent dies, also by
+``kill -9``. Each child's stderr is a pipe the parent reads (:mod:`.childstreams`): its
+progress lines add up into the parent's progress line, its warnings and errors are passed
+on prefixed with its number.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from indexer.crawl.frontier.postgres.runclose import outbox_key
-from indexer.errors import ConfigError
-from indexer.pipeline.summaries import add_up
+from indexer.errors import ConfigError, IndexerError
+from indexer.pipeline.childside import HANDOFF_FLAG, send_handoff, without_value
+from indexer.pipeline.childstreams import LaunchProgress
+from indexer.pipeline.launchend import exit_code, summary
+from indexer.pipeline.launchstate import run_open, wait_open
+from indexer.report import RunStats
 from indexer.settings import Settings
 
 log = logging.getLogger("indexer")
 
-#: The frontier schema's version with ``run_outboxes`` (:mod:`..postgres.runclose`).
-RUN_END_VERSION = 4
 #: Seconds between two looks at the children.
 POLL = 0.1
 #: Seconds process 0 may take to open the run before the launch is given up.
 OPEN_TIMEOUT = 120.0
+#: Seconds between two progress lines of the parent.
+SHOW_EVERY = 1.0
+#: The environment variable of ``frontier.url`` (handed to the children by pipe instead).
+FRONTIER_ENV = "INDEXER_FRONTIER_URL"
 
 
 def require_frontier(settings: Settings) -> None:
@@ -78,6 +92,8 @@ class Plan:
         url: ``frontier.url``.
         lease_seconds: ``frontier.lease_seconds`` (a dead child's leases expire after it).
         join: every child joins the running crawl (the parent was given ``--join``).
+        secret: the ``--frontier`` value on the parent's command line ('' if none), left
+            off the children's.
     """
 
     argv: tuple[str, ...]
@@ -87,6 +103,7 @@ class Plan:
     url: str
     lease_seconds: float
     join: bool = False
+    secret: str = ""
 
     def dir_of(self, index: int) -> Path:
         """Child ``index``'s data directory."""
@@ -100,11 +117,13 @@ class Plan:
         """Where child ``index`` writes its ``--summary-json``."""
         return self.data_dir / f"p{index}.summary.json"
 
-    def command(self, index: int, *, join: bool) -> list[str]:
-        """The child's command: the parent's own, with its data directory, outputs, one
-        process and ``--join`` (later flags override earlier ones)."""
-        cmd = [sys.executable, "-m", "indexer", *self.argv, "--processes", "1", "-q"]
-        cmd += ["--data-dir", str(self.dir_of(index))]
+    def command(self, index: int, *, join: bool, handoff: int) -> list[str]:
+        """The child's command: the parent's own without the frontier URL, with the hand-off
+        pipe ``handoff``, its data directory, outputs, one process and ``--join`` (later
+        flags override earlier ones)."""
+        argv = without_value(list(self.argv), self.secret)
+        cmd = [sys.executable, "-m", "indexer", *argv, "--processes", "1", "-q"]
+        cmd += [HANDOFF_FLAG, str(handoff), "--data-dir", str(self.dir_of(index))]
         cmd += ["--summary-json", str(self.summary_of(index))]
         out = self.out_of(index)
         cmd += ["--out", str(out)] if out is not None else []
@@ -131,14 +150,35 @@ class Launch:
     due: dict[int, tuple[float, int]] = field(default_factory=dict)  # index → (at, dead pid)
     signals: int = 0
     failed: bool = False
+    progress: LaunchProgress = field(default_factory=LaunchProgress)
+    replaced: set[int] = field(default_factory=set)  # numbers replaced once already
 
     def start(self, index: int, *, join: bool, replaces: int | None = None) -> Child:
-        """Start child ``index`` in a session of its own."""
+        """Start child ``index`` in a session of its own, hand it the frontier URL by pipe
+        and follow its stderr; a stop that came while it started is passed on to it."""
         self.plan.dir_of(index).mkdir(parents=True, exist_ok=True)
         self.plan.summary_of(index).unlink(missing_ok=True)
-        proc = subprocess.Popen(self.plan.command(index, join=join), start_new_session=True)
+        read, write = os.pipe()
+        try:
+            proc = subprocess.Popen(
+                self.plan.command(index, join=join, handoff=read),
+                start_new_session=True,
+                pass_fds=(read,),
+                stderr=subprocess.PIPE,
+                env={k: v for k, v in os.environ.items() if k != FRONTIER_ENV},
+            )
+        except BaseException:
+            os.close(write)
+            raise
+        finally:
+            os.close(read)
+        send_handoff(write, {"frontier.url": self.plan.url})
         child = Child(index, proc, replaces)
         self.children.append(child)
+        self.progress.follow(index, proc.pid, proc.stderr)
+        if self.signals:  # the handler ran before the child was in the list
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGTERM)
         return child
 
     def signal_all(self, signum: int = signal.SIGTERM) -> None:
@@ -155,32 +195,60 @@ class Launch:
             self.children.remove(child)
             child.code = child.proc.returncode
             self.ended.append(child)
-            if child.code < 0 and not (self.signals or self.failed) and child.replaces is None:
-                at = time.monotonic() + self.plan.lease_seconds + 0.5
-                self.due[child.index] = (at, child.proc.pid)
-                log.warning(_DIED, child.index, child.proc.pid, -child.code)
+            self.progress.ended(child.proc.pid)
+            if child.code < 0 and not (self.signals or self.failed):
+                self._died(child)
             elif child.code != 0 and not self.signals and not self.failed:
                 self.failed = True
                 self.due.clear()
                 self.signal_all()
 
+    def _died(self, child: Child) -> None:
+        """A child killed by a signal: one replacement of its number after the lease time;
+        a number replaced already is left to the others (its outbox named at the end)."""
+        log.warning(_DIED, child.index, child.proc.pid, -(child.code or 0))
+        if child.index in self.replaced:
+            log.warning(_NOT_AGAIN, child.index, self.plan.dir_of(child.index))
+            return
+        self.replaced.add(child.index)
+        self.due[child.index] = (time.monotonic() + self.plan.lease_seconds + 0.5, child.proc.pid)
+
     def replace_due(self) -> None:
         """Start the replacements whose dead child's leases have expired (none once the
-        launch is stopping)."""
+        launch is stopping, none when the run has been closed meanwhile)."""
         if self.signals or self.failed:
             self.due.clear()
         for index, (at, pid) in list(self.due.items()):
-            if time.monotonic() >= at:
-                del self.due[index]
-                child = self.start(index, join=True, replaces=pid)
-                log.warning("process %d replaced by pid %d", index, child.proc.pid)
+            if time.monotonic() < at:
+                continue
+            del self.due[index]
+            if not _still_open(self.plan.url):
+                log.warning("process %d not replaced: the run is closed", index)
+                continue
+            child = self.start(index, join=True, replaces=pid)
+            log.warning("process %d replaced by pid %d", index, child.proc.pid)
+
+
+def _still_open(url: str) -> bool:
+    """Whether the run is open (True when the frontier cannot be asked: the replacement then
+    finds out itself, and says so)."""
+    try:
+        return run_open(url)
+    except IndexerError:
+        return True
 
 
 _DIED = "process %d (pid %d) died by signal %d: its hosts go to the others at lease expiry"
+_NOT_AGAIN = (
+    "process %d is not replaced again: `indexer crawl --join --data-dir %s` drains its outbox"
+)
 
 
-def run_processes(plan: Plan) -> tuple[int, dict[str, Any]]:
-    """Start, watch and end the children of ``plan`` (see the module docstring).
+def run_processes(
+    plan: Plan, show: Callable[[RunStats, int], None] | None = None
+) -> tuple[int, dict[str, Any]]:
+    """Start, watch and end the children of ``plan`` (see the module docstring); ``show``
+    gets the children's counts added up about every :data:`SHOW_EVERY` seconds.
 
     Returns:
         the exit code (130 when stopped by a signal, 1 when a child died or failed without
@@ -191,23 +259,29 @@ def run_processes(plan: Plan) -> tuple[int, dict[str, Any]]:
     Raises:
         StateError: the shared frontier cannot be reached (while waiting for process 0).
     """
-    started = time.monotonic()
-    launch = Launch(plan)
+    started = shown = time.monotonic()
+    launch = Launch(plan, progress=LaunchProgress(show))
     previous = _install(launch)
     try:
         _start_all(launch)
         while launch.children or launch.due:
             launch.reap()
             launch.replace_due()
+            if time.monotonic() - shown >= SHOW_EVERY:
+                launch.progress.tick()
+                shown = time.monotonic()
             time.sleep(POLL)
     finally:
         _end_all(launch)
         _restore(previous)
-    return _exit_code(launch), _summary(launch, time.monotonic() - started)
+    return exit_code(launch), summary(launch, time.monotonic() - started)
 
 
-def plan_of(argv: list[str], settings: Settings, out: Path | None, *, join: bool) -> Plan:
-    """The :class:`Plan` of ``indexer ARGV`` with these settings (``crawl.processes`` > 1)."""
+def plan_of(
+    argv: list[str], settings: Settings, out: Path | None, *, join: bool, secret: str = ""
+) -> Plan:
+    """The :class:`Plan` of ``indexer ARGV`` with these settings (``crawl.processes`` > 1);
+    ``secret``: the ``--frontier`` value of ARGV (kept off the children's command lines)."""
     return Plan(
         argv=tuple(argv),
         count=settings.crawl.processes,
@@ -216,6 +290,7 @@ def plan_of(argv: list[str], settings: Settings, out: Path | None, *, join: bool
         url=settings.frontier.url,
         lease_seconds=settings.frontier.lease_seconds,
         join=join,
+        secret=secret,
     )
 
 
@@ -273,26 +348,14 @@ def _start_all(launch: Launch) -> None:
 def _wait_open(launch: Launch, first: Child, since: float) -> bool:
     """Wait until process 0 has registered its outbox in the newest run (since ``since``):
     False when it ended (or a signal came) first."""
-    plan = launch.plan
-    from indexer.crawl.frontier.postgres.connection import PgConnection
-    from indexer.crawl.frontier.postgres.schema import NAMESPACE, stored_version
-
-    key = outbox_key(plan.dir_of(0))
-    query = (
-        "SELECT 1 FROM run_outboxes WHERE outbox=? AND open AND updated >= ? "
-        "AND run=(SELECT MAX(id) FROM runs)"
-    )
     deadline = time.monotonic() + OPEN_TIMEOUT
-    db = PgConnection(plan.url, NAMESPACE)
-    try:
-        while first.proc.poll() is None and not launch.signals and time.monotonic() < deadline:
-            ready = (stored_version(db) or 0) >= RUN_END_VERSION  # else being made
-            if ready and db.execute(query, (key, since)).fetchone() is not None:
-                return True
-            time.sleep(POLL)
-    finally:
-        db.close()
-    return False
+
+    def waiting() -> bool:
+        launch.progress.tick()
+        alive = first.proc.poll() is None and not launch.signals
+        return alive and time.monotonic() < deadline
+
+    return wait_open(launch.plan.url, launch.plan.dir_of(0), since, waiting)
 
 
 def _install(launch: Launch) -> dict[int, Any]:
@@ -311,70 +374,3 @@ def _install(launch: Launch) -> dict[int, Any]:
 def _restore(previous: dict[int, Any]) -> None:
     for sig, handler in previous.items():
         signal.signal(sig, handler)
-
-
-def _exit_code(launch: Launch) -> int:
-    codes = [1 if c.code is None else c.code for c in launch.ended]
-    if launch.signals:
-        return 130
-    if any(code < 0 for code in codes):
-        return 1  # a process died: said in the summary, even when its work was taken over
-    failures = [code for code in codes if code not in (0, 130)]
-    return failures[0] if failures else max(codes, default=1)
-
-
-def _summary(launch: Launch, seconds: float) -> dict[str, Any]:
-    """The children's summaries added up, with one entry per process in ``processes``."""
-    stopped = bool(launch.signals)
-    entries = [_entry(launch.plan, c, stopped) for c in sorted(launch.ended, key=_order)]
-    total = add_up([e["summary"] for e in entries if e["summary"] is not None], seconds)
-    total["processes"] = entries
-    total["died"] = sum(1 for e in entries if e["signal"])
-    total["open_outboxes"] = _open_outboxes(launch.plan)
-    return total
-
-
-def _open_outboxes(plan: Plan) -> list[str]:
-    """The outboxes (``machine:dir``) that keep the newest run open, when it is open."""
-    from indexer.crawl.frontier.postgres.connection import PgConnection
-    from indexer.crawl.frontier.postgres.schema import NAMESPACE, stored_version
-
-    query = (
-        "SELECT o.outbox FROM run_outboxes o JOIN runs r ON r.id = o.run WHERE o.open "
-        "AND r.finished IS NULL AND r.id = (SELECT MAX(id) FROM runs) ORDER BY o.outbox"
-    )
-    db = PgConnection(plan.url, NAMESPACE)
-    try:
-        if (stored_version(db) or 0) < RUN_END_VERSION:  # process 0 failed before making it
-            return []
-        return [str(row[0]) for row in db.execute(query)]
-    finally:
-        db.close()
-
-
-def _order(child: Child) -> tuple[int, bool]:
-    return child.index, child.replaces is not None
-
-
-def _entry(plan: Plan, child: Child, stopped: bool) -> dict[str, Any]:
-    """One child's entry: index, pid, exit code, data dir, out file, the signal that killed
-    it (not the stop passed on while it was starting: ``stopped``), the pid it replaces, its
-    summary (read and removed; None when it wrote none)."""
-    code = 1 if child.code is None else child.code
-    ours = stopped and -code in (signal.SIGTERM, signal.SIGINT)
-    path = plan.summary_of(child.index)
-    one = None
-    if code >= 0 and path.exists():
-        one = json.loads(path.read_text("utf-8"))
-        path.unlink()
-    out = plan.out_of(child.index)
-    return {
-        "index": child.index,
-        "pid": child.proc.pid,
-        "exit_code": code,
-        "data_dir": str(plan.dir_of(child.index)),
-        "out": None if out is None else str(out),
-        "signal": -code if code < 0 and not ours else None,
-        "replaces": child.replaces,
-        "summary": one,
-    }

@@ -13,9 +13,13 @@ processes may queue hosts or bury URLs meanwhile (:mod:`indexer.pipeline.dispatc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.politeness import SharedPoliteness
+
+if TYPE_CHECKING:
+    from indexer.crawl.frontier.postgres.hostcap import HostCap
 
 
 @dataclass(frozen=True)
@@ -25,7 +29,9 @@ class SharedState:
     Attributes:
         db: the shared database's connection (the frontier's own).
         politeness: where hosts' Crawl-delays and Retry-After holds are kept.
+        host_cap: ``crawl.max_pages_per_host`` counted for the run across processes.
     """
 
     db: Connection
     politeness: SharedPoliteness
+    host_cap: HostCap | None = None

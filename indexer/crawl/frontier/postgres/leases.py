@@ -119,6 +119,11 @@ class HostLeases:
         """Whether this process holds ``host``'s lease (as last taken or renewed)."""
         return host in self._held
 
+    def lease_of(self, host: str) -> object | None:
+        """This process's lease of ``host`` as a token (a new one each time it is taken), or
+        None when it holds none."""
+        return self._held.get(host)
+
     def take(self, host: str, now: float, run: int) -> float | None:
         """Hold ``host``'s lease: the epoch time its next request may start, or None when
         another process holds it (asked again at its expiry, at most :data:`ASK_AGAIN`

@@ -23,6 +23,7 @@ from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.hostcap import HostCap
 from indexer.crawl.frontier.postgres.latedeletes import LateDeletes
 from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.members import (
@@ -111,7 +112,8 @@ class PgFrontier(Frontier):
         self.leases = HostLeases(db, lease_seconds, delay)
         #: host held by another → (when it is asked for again, the answer of next_due)
         self._foreign_due: dict[str, tuple[float, float]] = {}
-        self.shared = SharedState(db, self.leases)
+        self.host_cap = HostCap(db)
+        self.shared = SharedState(db, self.leases, self.host_cap)
         self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
         self.members = RunMembers(db, self.leases.owner, self.closing.outbox)
         self.progress: PgProgressStore = PgProgressStore(db, self.members)
@@ -206,6 +208,8 @@ class PgFrontier(Frontier):
         allowed = self.leases.take(host, now, self.run)
         if allowed is None or allowed > now:
             return None
+        if self.host_cap.reached(host, self.run, self.leases.lease_of(host)):
+            return None
         params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
         params["next"] = self.leases.gap_after(now, host)
         row = self._db.execute(_CLAIM, params).fetchone()
@@ -214,6 +218,7 @@ class PgFrontier(Frontier):
         if row is None:
             return None
         self.leases.claimed(row[0], host, now)
+        self.host_cap.claimed(host, first=row[2] == 0)
         return Claimed(row[0], host, row[1], row[2], row[3], row[4], row[5], bool(row[6]))
 
     def next_due(self, host: str) -> float | None:
@@ -223,10 +228,16 @@ class PgFrontier(Frontier):
         another process holds the answer is looked up once per ask (the dispatcher asks
         after each claim refused)."""
         self.leases.renew_due()
+        if self.host_cap.over(host):  # at crawl.max_pages_per_host: nothing more to claim
+            if not self._fetching(host):
+                self.leases.release(host)
+            return None
         retry = self.leases.retry_at(host)
         seen = self._foreign_due.get(host)
         if seen is not None and retry == seen[0] and not self.leases.held(host):
             return seen[1]
+        if not self.leases.held(host) and self.host_cap.reached(host, self.run):
+            return None  # at its cap by another process: none of it is due here
         due = self._min_due(host)
         if due is None:
             if not self._fetching(host):

@@ -1,0 +1,66 @@
+"""How a ``--processes N`` launch ends (:mod:`indexer.pipeline.processes`): its exit code and
+its summary, the children's ``--summary-json`` added up (:mod:`indexer.pipeline.summaries`)
+with one entry per process."""
+
+from __future__ import annotations
+
+import json
+import signal
+from typing import TYPE_CHECKING, Any
+
+from indexer.pipeline.launchstate import open_outboxes
+from indexer.pipeline.summaries import add_up
+
+if TYPE_CHECKING:
+    from indexer.pipeline.processes import Child, Launch, Plan
+
+
+def exit_code(launch: Launch) -> int:
+    """130 when stopped by a signal, 1 when a child died (or ended without a code), else the
+    first failing child's code, else the worst."""
+    codes = [1 if c.code is None else c.code for c in launch.ended]
+    if launch.signals:
+        return 130
+    if any(code < 0 for code in codes):
+        return 1  # a process died: said in the summary, even when its work was taken over
+    failures = [code for code in codes if code not in (0, 130)]
+    return failures[0] if failures else max(codes, default=1)
+
+
+def summary(launch: Launch, seconds: float) -> dict[str, Any]:
+    """The children's summaries added up, with one entry per process in ``processes``."""
+    stopped = bool(launch.signals)
+    entries = [_entry(launch.plan, c, stopped) for c in sorted(launch.ended, key=_order)]
+    total = add_up([e["summary"] for e in entries if e["summary"] is not None], seconds)
+    total["processes"] = entries
+    total["died"] = sum(1 for e in entries if e["signal"])
+    total["open_outboxes"] = open_outboxes(launch.plan.url)
+    return total
+
+
+def _order(child: Child) -> tuple[int, bool]:
+    return child.index, child.replaces is not None
+
+
+def _entry(plan: Plan, child: Child, stopped: bool) -> dict[str, Any]:
+    """One child's entry: index, pid, exit code, data dir, out file, the signal that killed
+    it (not the stop passed on while it was starting: ``stopped``), the pid it replaces, its
+    summary (read and removed; None when it wrote none)."""
+    code = 1 if child.code is None else child.code
+    ours = stopped and -code in (signal.SIGTERM, signal.SIGINT)
+    path = plan.summary_of(child.index)
+    one = None
+    if code >= 0 and path.exists():
+        one = json.loads(path.read_text("utf-8"))
+        path.unlink()
+    out = plan.out_of(child.index)
+    return {
+        "index": child.index,
+        "pid": child.proc.pid,
+        "exit_code": code,
+        "data_dir": str(plan.dir_of(child.index)),
+        "out": None if out is None else str(out),
+        "signal": -code if code < 0 and not ours else None,
+        "replaces": child.replaces,
+        "summary": one,
+    }
