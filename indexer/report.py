@@ -260,12 +260,17 @@ def format_counts(rows: Iterable[tuple[str, str, int]]) -> str:
     return "\n".join(lines)
 
 
-def format_run(run: RunRecord, gone: bool = False) -> str:
+def format_run(run: RunRecord, gone: bool = False, *, shared: bool = False) -> str:
     """``last run N: PHASE (exit CODE): REASON`` for ``indexer report``; with ``gone`` (its
-    process ended without closing it, :mod:`indexer.crawl.owner`) it says so."""
+    process ended without closing it, :mod:`indexer.crawl.owner`) it says so and what
+    continues it: ``crawl --resume``, or with ``shared`` (the shared frontier's processes)
+    the commands the lines on its processes name."""
     line = f"last run {run.id}: {run.phase or ('finished' if run.finished else 'unknown')}"
     if gone:
-        line += f", {GONE_LABEL}: `indexer crawl --resume` continues it"
+        how = (
+            "the commands below continue it" if shared else "`indexer crawl --resume` continues it"
+        )
+        line += f", {GONE_LABEL}: {how}"
     if run.exit_code is not None:
         line += f" (exit {run.exit_code})"
     return line + (f": {run.reason}" if run.reason else "")

@@ -9,6 +9,7 @@ from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.datadir import DataDir
+from indexer.crawl.frontier.members import Member, gone_run, report_lines
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             print(format_counts(view.counts()))
             runs = view.runs()
             if runs:
-                print(f"\n{format_run(runs[-1], _gone(view, runs[-1]))}")
+                _print_run(view, runs[-1])
             notes = format_notes(view.meta(RUN_NOTES))
             if notes:
                 print(f"\n{notes}")
@@ -80,10 +81,23 @@ def run(args: argparse.Namespace) -> int:
 _STATES = ("queued", "fetching")
 
 
-def _gone(view: FrontierView, run: RunRecord) -> bool:
-    """Whether ``run`` is open but the process that wrote its progress is gone."""
-    progress = view.progress.all().get(run.id)
+def _print_run(view: FrontierView, run: RunRecord) -> None:
+    """The last run's line and, on the shared frontier, its processes (who ended how, and
+    for one gone without ending the command that finishes its part)."""
+    members = view.members(run.id)
+    open_run = not run.finished
+    print(f"\n{format_run(run, _gone(view, run, members), shared=bool(members))}")
+    for line in report_lines(members, open_run):
+        print(line)
+
+
+def _gone(view: FrontierView, run: RunRecord, members: list[Member]) -> bool:
+    """Whether ``run`` is open but its processes are gone (the one that wrote its progress;
+    on the shared frontier every process of it, one without ending)."""
     open_run = run.exit_code is None and not run.finished
+    if members:
+        return not run.finished and gone_run(members)
+    progress = view.progress.all().get(run.id)
     return open_run and progress is not None and row_gone(progress.owner) is True
 
 

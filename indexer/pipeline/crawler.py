@@ -311,7 +311,7 @@ class Crawler:
             self.options.on_progress(stats, queued)
         counts = {"fetched": stats.fetched, "indexed": stats.indexed, "queued": queued}
         counts["outbox"] = self.sink.backlog()
-        write = self.progress.write if final else self.progress.update
+        write = self.progress.finish if final else self.progress.update
         write(self.frontier.run, counts, stats.waiting, stats.outcomes)
 
     def _normalized(self, urls: Iterable[str]) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 
@@ -92,19 +93,58 @@ class ProgressStore:
             return {}
         found = {}
         for (data,) in rows:
-            try:
-                raw = json.loads(data)
-                raw["waiting"] = tuple(raw.get("waiting", ()))
-                raw["owner"] = tuple(raw.get("owner", ()))
-                progress = Progress(**raw)
-            except (TypeError, ValueError):
-                continue
-            found[progress.run] = progress
+            progress = parse(data)
+            if progress is not None:
+                found[progress.run] = progress
         return found
+
+    def earlier(self, run: int) -> Progress | None:
+        """What ``run``'s row held before this process wrote it: the part of the run done by
+        an earlier process of it (a crawl stopped or killed, then resumed), None when there
+        is none. One row a run here; the shared frontier keeps a row a process and answers
+        None (:class:`indexer.crawl.frontier.postgres.members.PgProgressStore`)."""
+        found = self.all().get(run)
+        mine = _owner()
+        return found if found is not None and found.owner != mine else None
+
+    def run_outcomes(self, run: int) -> dict[str, int] | None:
+        """The outcomes of ``run`` to store at its end: those the frontier holds for the
+        URLs of the run (:func:`run_outcomes`: every resumed part of it too, so the run's
+        row counts the whole run). None on the shared frontier, whose rows are a process's
+        own."""
+        return run_outcomes(self._db, run)
+
+
+def parse(data: str) -> Progress | None:
+    """A :class:`Progress` from its JSON (as :meth:`ProgressStore.write` stores it); None
+    when it does not parse."""
+    try:
+        raw = json.loads(data)
+        raw["waiting"] = tuple(raw.get("waiting", ()))
+        raw["owner"] = tuple(raw.get("owner", ()))
+        return Progress(**raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def run_outcomes(db: Connection, run: int) -> dict[str, int]:
+    """``{outcome: URLs}`` of the URLs that ended in ``run`` (the same SQL on both backends:
+    a run queues again every URL it reaches, so ``urls.run`` is its last run)."""
+    rows = db.execute(
+        "SELECT outcome, COUNT(*) FROM urls WHERE run=? AND state='done' "
+        "AND outcome IS NOT NULL GROUP BY outcome ORDER BY outcome",
+        (run,),
+    )
+    return {str(o): int(n) for o, n in rows}
 
 
 class ProgressWriter:
     """Writes a running crawl's progress at most every :data:`INTERVAL` seconds.
+
+    A run continued after a stop or a ``kill -9`` (``--resume``) counts the whole run: the
+    counts the run's row held from the earlier process (:meth:`ProgressStore.earlier`, read
+    at the first write) are added to this process's, and the final write
+    (:meth:`finish`) stores the outcomes the frontier holds for the run.
 
     Args:
         store: the frontier's progress table.
@@ -116,6 +156,7 @@ class ProgressWriter:
         self._kind = kind
         self._last = 0.0  # monotonic time of the last write
         self._last_fetched = 0
+        self._base: dict[int, Progress | None] = {}  # run → its earlier part (first write)
 
     def update(self, run: int, counts: Counts, waiting: Iterable[str], outcomes: Counts) -> bool:
         """Write when :data:`INTERVAL` has passed since the last write; True when written.
@@ -131,30 +172,58 @@ class ProgressWriter:
         self.write(run, counts, waiting, outcomes)
         return True
 
-    def write(self, run: int, counts: Counts, waiting: Iterable[str], outcomes: Counts) -> None:
-        """Write now (also at the run's end); the rate is fetches per second since the last
-        write (0 for the first)."""
+    def finish(self, run: int, counts: Counts, waiting: Iterable[str], outcomes: Counts) -> None:
+        """The write at the run's end (of this process's part): the outcomes stored are
+        :meth:`ProgressStore.run_outcomes` (the frontier's for the whole run on SQLite)."""
+        whole = self._store.run_outcomes(run)
+        own = outcomes if whole is None else whole
+        self.write(run, counts, waiting, own, whole_run=whole is not None)
+
+    def write(
+        self,
+        run: int,
+        counts: Counts,
+        waiting: Iterable[str],
+        outcomes: Counts,
+        *,
+        whole_run: bool = False,
+    ) -> None:
+        """Write now; the rate is fetches per second since the last write (0 for the first).
+        ``outcomes`` are this process's, added to the run's earlier part, unless
+        ``whole_run`` (they count the whole run already)."""
         now = time.monotonic()
         elapsed = now - self._last if self._last else 0.0
         fetched = counts.get("fetched", 0)
         rate = (fetched - self._last_fetched) / elapsed if elapsed > 0 else 0.0
-        get = counts.get
+        base = self._earlier(run)
+        total = Counter(outcomes)
+        if base is not None and not whole_run:
+            total.update(base.outcomes)
         self._store.write(
             Progress(
                 run,
                 self._kind,
                 time.time(),
-                fetched,
-                get("indexed", 0),
-                get("queued", 0),
-                get("outbox", 0),
+                fetched + (base.fetched if base else 0),
+                counts.get("indexed", 0) + (base.indexed if base else 0),
+                counts.get("queued", 0),
+                counts.get("outbox", 0),
                 round(max(rate, 0.0), 2),
                 tuple(sorted(waiting)),
-                dict(outcomes),
+                dict(sorted(total.items())),
                 _owner(),
             )
         )
         self._last, self._last_fetched = now, fetched
+
+    def _earlier(self, run: int) -> Progress | None:
+        """The run's earlier part (:meth:`ProgressStore.earlier`), read once before this
+        process's first write; None when another kind of job wrote it (a reindex's failed
+        start)."""
+        if run not in self._base:
+            self._base[run] = self._store.earlier(run)
+        base = self._base[run]
+        return base if base is not None and base.kind == self._kind else None
 
 
 def _owner() -> tuple[str, int, int]:

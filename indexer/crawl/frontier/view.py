@@ -15,6 +15,7 @@ from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.browse import UrlBrowser
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.history import OutcomeHistory
+from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import RunRecord, read_runs
 from indexer.crawl.frontier.schema import FRONTIER, NO_CRAWL
@@ -66,6 +67,11 @@ class FrontierView:
     def runs(self) -> list[RunRecord]:
         """Every run record, oldest first (phase, exit code, reason)."""
         return read_runs(self._db)
+
+    def members(self, run: int) -> list[Member]:
+        """The processes of ``run`` with their state ([] here: one process a run; the shared
+        frontier keeps a row each, :mod:`indexer.crawl.frontier.postgres.members`)."""
+        return []
 
     def run_times(self) -> dict[int, tuple[float | None, float | None]]:
         """``{run: (started, finished)}`` in epoch seconds (finished: None while open)."""

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from indexer.crawl.frontier.browse import UrlFilter, UrlRow
 from indexer.crawl.frontier.history import HistoryEntry
+from indexer.crawl.frontier.members import Member, drain_command, gone_run, tally, to_drain
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.progress import INTERVAL, Progress
 from indexer.crawl.frontier.runs import RunRecord
@@ -33,12 +34,29 @@ ENDED = frozenset({"finished", "interrupted", "failed", "refused"})
 
 @dataclass(frozen=True)
 class RunRow:
-    """A run as the dashboard shows it: the stored record and its progress, if any."""
+    """A run as the dashboard shows it: the stored record, its progress (on the shared
+    frontier the sum of its processes'), if any, and its processes (a row each on the shared
+    frontier, :mod:`indexer.crawl.frontier.members`; none on SQLite)."""
 
     record: RunRecord
     started: float | None
     ended: float | None
     progress: Progress | None
+    members: list[Member] = field(default_factory=list)
+
+    @property
+    def tally(self) -> str:
+        """``3 processes: 2 crawling, 1 gone`` ('' without process rows)."""
+        return tally(self.members)
+
+    @property
+    def gone_members(self) -> list[tuple[Member, str]]:
+        """While the run is open, the processes whose outbox may keep it open (gone without
+        ending, or ended ``failed``: :func:`indexer.crawl.frontier.members.to_drain`), each
+        with the command that finishes its part (:func:`.members.drain_command`)."""
+        if self.record.finished:
+            return []
+        return [(m, drain_command(m.data_dir)) for m in to_drain(self.members)]
 
     @property
     def kind(self) -> str:
@@ -54,6 +72,8 @@ class RunRow:
     def gone(self) -> bool:
         """Not ended by its phase, but the process that wrote it is gone (killed with -9,
         out of memory): it stopped without closing (:mod:`indexer.crawl.owner`)."""
+        if self.members:  # the shared frontier: none crawls it any more, one died
+            return self.running and gone_run(self.members)
         return self.running and self.progress is not None and row_gone(self.progress.owner) is True
 
     @property
@@ -88,10 +108,11 @@ def overview(data_dir: Path | None, frontier_url: str = "") -> Overview:
                 RunRow(r, *times.get(r.id, (None, None)), progress.get(r.id))
                 for r in reversed(view.runs())
             ]
+            shown = [replace(r, members=view.members(r.record.id)) for r in rows[:RUNS_SHOWN]]
     except StateError as exc:
         return Overview(problem=str(exc))
     reindex = next((r for r in rows if r.kind == "reindex"), None)
-    return Overview(rows[:RUNS_SHOWN], reindex)
+    return Overview(shown, reindex)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from indexer.crawl.frontier.history import KEEP
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.members import TABLE as MEMBERS_TABLE
 from indexer.crawl.frontier.postgres.runclose import TABLES as RUN_END_TABLES
 from indexer.crawl.frontier.transaction import Transaction
 from indexer.errors import StateError
@@ -139,8 +140,9 @@ CREATE TABLE missed (id TEXT COLLATE "C" PRIMARY KEY, runs INTEGER NOT NULL);
 """
 
 #: ``{version: SQL}``: the step that brings the frontier's tables to that version (4: the
-#: run's outboxes and run leases, :mod:`indexer.crawl.frontier.postgres.runclose`).
-STEPS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: RUN_END_TABLES}
+#: run's outboxes and run leases, :mod:`indexer.crawl.frontier.postgres.runclose`; 5: a row
+#: per process of a run, :mod:`indexer.crawl.frontier.postgres.members`).
+STEPS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: RUN_END_TABLES, 5: MEMBERS_TABLE}
 #: The version this code writes.
 VERSION = max(STEPS)
 

@@ -21,13 +21,20 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
 from indexer.crawl.frontier.postgres.hostcap import HostCap
+from indexer.crawl.frontier.postgres.latedeletes import LateDeletes
 from indexer.crawl.frontier.postgres.leases import HostLeases
+from indexer.crawl.frontier.postgres.members import (
+    PgProgressStore,
+    RunMembers,
+    closing_note,
+    open_lines,
+)
 from indexer.crawl.frontier.postgres.robots_share import SharedRobots
 from indexer.crawl.frontier.postgres.runclose import RunClosing, outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
-from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import CLOSING_PHASES
 from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.sql import Connection
@@ -41,10 +48,6 @@ _CLAIM = (
     "RETURNING url, depth, attempts, etag, last_modified, content_hash, resend), "
     "l AS (UPDATE host_leases SET next_allowed_at=GREATEST(next_allowed_at, :next) "
     "WHERE host=:host AND owner=:me AND EXISTS (SELECT 1 FROM c)) SELECT * FROM c"
-)
-#: The warning of a process that ends last while other outboxes of the run hold changes.
-_STAYS_OPEN = (
-    "run %d stays open: %s; `indexer crawl --join --data-dir DIR` on that machine drains it"
 )
 log = logging.getLogger("indexer")
 #: One statement for a page's outlinks, inserted in their order (claims of one depth follow
@@ -106,14 +109,16 @@ class PgFrontier(Frontier):
             db.close()
             raise
         self.tombstones = Tombstones(self._db, refresh_every=TOMBSTONES_EVERY)
+        self.late_deletes = LateDeletes(self.tombstones, self.forget, self.forget_host)
         self.extract_state = ExtractState(self._db, read_only=True)  # tables made by prepare
-        self.progress = ProgressStore(self._db)
         self.leases = HostLeases(db, lease_seconds, delay)
         #: host left to others → (the refused ask, its earliest queued ``next_fetch`` then)
         self._foreign_due: dict[str, tuple[int, float]] = {}
         self.host_cap = HostCap(db)
         self.shared = SharedState(db, self.leases, SharedRobots(db, self.leases), self.host_cap)
         self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
+        self.members = RunMembers(db, self.leases.owner, self.closing.outbox)
+        self.progress: PgProgressStore = PgProgressStore(db, self.members)
         self._pending: int | None = None  # what the outbox holds at the end (outbox_left)
         #: The ``meta`` key marking this data directory's outbox as used: ``meta`` is shared,
         #: each process's outbox is its own.
@@ -151,6 +156,7 @@ class PgFrontier(Frontier):
         else:
             self.leases.run = super().start_run(resume=False)
         self.closing.opened(self.run, uses_outbox=self.meta(self.outbox_mark) is not None)
+        self.members.joined(self.run)
         self.leases.renew_due()  # announced at once: alive for the others from now on
         return self.run
 
@@ -169,10 +175,19 @@ class PgFrontier(Frontier):
         written off as empty or not (:meth:`.runclose.RunClosing.leave`) and a closing phase
         is left to the last process: while another process crawls, or another outbox of the
         run still holds changes, the run stays open."""
-        ends = exit_code is not None  # this process leaves the run (its outbox written off)
-        if ends and not self.closing.leave(self.run, self._pending) and phase in CLOSING_PHASES:
-            _say_open(self.run, self.closing.waiting)
+        if exit_code is None:  # the run goes on here
+            super().set_phase(phase, exit_code, reason)
             return
+        self.members.ended(self.run, phase, exit_code)  # this process leaves the run
+        closes = self.closing.leave(self.run, self._pending)
+        if not closes and phase in CLOSING_PHASES:
+            _say_open(self.run, self.closing.waiting, self.members.of(self.run))
+            return
+        if closes:  # the last one: the run's record says how the others ended
+            note, died = closing_note(self.members.of(self.run), self.leases.owner)
+            reason = "; ".join(r for r in (reason, note) if r)
+            exit_code = 1 if died and exit_code == 0 else exit_code  # as --processes exits
+            self.progress.close_run(self.run)
         super().set_phase(phase, exit_code, reason)
 
     def finish_run(self) -> None:
@@ -210,9 +225,10 @@ class PgFrontier(Frontier):
         if self.host_cap.reached(host, self.run, self.leases.lease_of(host)):
             return None
         params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
-        row = self._db.execute(
-            _CLAIM, params | {"next": self.leases.gap_after(now, host)}
-        ).fetchone()
+        params["next"] = self.leases.gap_after(now, host)
+        row = self._db.execute(_CLAIM, params).fetchone()
+        while row is not None and self.late_deletes.forget_if_buried(row[0]):
+            row = self._db.execute(_CLAIM, params).fetchone()  # deleted since it was queued
         if row is None:
             return None
         self.leases.claimed(row[0], host, now)
@@ -273,7 +289,7 @@ class PgFrontier(Frontier):
         """:meth:`Frontier.add` in one statement (each URL once, buried ones left out)."""
         fresh: dict[str, tuple[str, int]] = {}
         for url, host, depth in entries:
-            if url not in fresh and not self.tombstones.buries(url):
+            if url not in fresh and not self.late_deletes.buries(url):
                 fresh[url] = (host, depth)
         if not fresh:
             return 0
@@ -291,8 +307,10 @@ class PgFrontier(Frontier):
         return int(self._db.execute(_NOTE_HASH, params).fetchone()[0])
 
     def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
-        """:meth:`Frontier.finish`; the URL is no longer in flight here."""
-        super().finish(url, outcome, reason, **fields)
+        """:meth:`Frontier.finish`; the URL is no longer in flight here. A URL deleted since it
+        was claimed is forgotten instead (:mod:`.latedeletes`)."""
+        if not self.late_deletes.forget_if_buried(url):
+            super().finish(url, outcome, reason, **fields)
         self.leases.ended(url)
 
     def retry_later(self, url: str, at: float, reason: str) -> None:
@@ -321,14 +339,13 @@ class PgFrontier(Frontier):
         copy_frontier(self._db, data_dir)
 
 
-def _say_open(run: int, waiting: list[tuple[str, int | None]]) -> None:
-    """Log why ``run`` stays open: a warning naming outboxes left with changes, else (other
-    processes still crawl) an info line."""
-    held = [f"{key} ({n} changes)" for key, n in waiting if n]
-    if held:
-        log.warning(_STAYS_OPEN, run, "the outbox of " + ", ".join(held[:3]))
-    else:
-        log.info("run %d stays open: %d other process(es) crawl it", run, len(waiting))
+def _say_open(run: int, waiting: list[tuple[str, int | None]], members: list[Member]) -> None:
+    """Log why ``run`` stays open (:func:`.members.open_lines`): a warning for each outbox
+    that holds changes or whose process is gone without ending (naming the command that
+    finishes its part), else (other processes still crawl) an info line."""
+    for line in open_lines(waiting, members)[:5]:
+        still = line.endswith("still crawls it")
+        log.log(logging.INFO if still else logging.WARNING, "run %d stays open: %s", run, line)
 
 
 if TYPE_CHECKING:  # mypy checks that this backend implements the whole interface

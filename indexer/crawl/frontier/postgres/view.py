@@ -7,9 +7,10 @@ from __future__ import annotations
 from indexer.crawl.frontier.browse import UrlBrowser
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.history import OutcomeHistory
+from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.members import PgProgressStore, RunMembers
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, NO_CRAWL, stored_version
-from indexer.crawl.frontier.progress import ProgressStore
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
 from indexer.errors import StateError
@@ -33,8 +34,13 @@ class PgFrontierView(FrontierView):
             raise
         self.extract_state = ExtractState(db, read_only=True)
         self.history = OutcomeHistory(db)
-        self.progress = ProgressStore(db)
+        self.run_members = RunMembers(db)
+        self.progress = PgProgressStore(db, self.run_members)
         self.browse = UrlBrowser(db)
+
+    def members(self, run: int) -> list[Member]:
+        """The processes of ``run`` (a row each), in the order they started."""
+        return self.run_members.of(run)
 
     def runs(self) -> list[RunRecord]:
         """Every run record, oldest first (phase, exit code, reason)."""

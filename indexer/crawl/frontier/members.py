@@ -1,0 +1,160 @@
+"""The processes of one run, as the views show them: who crawls it, who is alive, who ended
+how, and what to run for one that died (issue #20).
+
+On the shared PostgreSQL frontier every crawl process of a run has a row of its own
+(:mod:`indexer.crawl.frontier.postgres.members`: its progress, its end); the SQLite frontier
+has one process a run and no such rows (``[]``). A :class:`Member` is one such row with its
+liveness read from the process's heartbeat (its ``crawl_processes`` row, renewed with its
+host leases) and, on the same machine, from ``/proc`` (:mod:`indexer.crawl.owner`).
+:func:`add_up` makes the run's progress from its members' (counts summed, the newest
+``queued``), :func:`drain_command` the command that finishes a dead process's part: README's
+multi-machine rule, ``indexer crawl --frontier URL --join --data-dir DIR`` on its machine
+drains its outbox and lets the run close.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from indexer.crawl.frontier.progress import Progress
+
+#: A member's states: it still crawls, it ended (its phase and exit code written), or it is
+#: gone without ending (killed with -9, crashed, its machine lost).
+CRAWLING, ENDED, GONE = "crawling", "ended", "gone"
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One process of a run.
+
+    Attributes:
+        owner: its lease owner id (``host:pid:random``, :func:`.postgres.leases.owner_id`).
+        outbox: its data directory's outbox, ``machine:/absolute/dir``.
+        started: when it started or joined the run (epoch seconds).
+        progress: its latest progress (None before its first write).
+        phase: the phase it ended in (None while it has not ended).
+        exit_code: its exit code (None while it has not ended).
+        ended: when it ended (epoch seconds; None while it has not).
+        alive: its heartbeat is live and its process is not known to be gone.
+    """
+
+    owner: str
+    outbox: str
+    started: float
+    progress: Progress | None
+    phase: str | None
+    exit_code: int | None
+    ended: float | None
+    alive: bool
+
+    @property
+    def state(self) -> str:
+        """:data:`CRAWLING`, :data:`ENDED` or :data:`GONE`."""
+        if self.ended is not None:
+            return ENDED
+        return CRAWLING if self.alive else GONE
+
+    @property
+    def machine(self) -> str:
+        """The machine it ran on (the outbox key's first part)."""
+        return self.outbox.partition(":")[0]
+
+    @property
+    def data_dir(self) -> str:
+        """Its data directory (the outbox key's second part)."""
+        return self.outbox.partition(":")[2]
+
+    @property
+    def pid(self) -> int | None:
+        """Its process id, from its owner id (None when that does not read as one)."""
+        parts = self.owner.split(":")
+        return int(parts[-2]) if len(parts) >= 3 and parts[-2].isdigit() else None
+
+
+def drain_command(data_dir: str) -> str:
+    """What finishes the part of the run of a process that used ``data_dir`` (one gone
+    without ending, or one that ended with changes left): run on that machine, it joins
+    the run, drains the directory's outbox (the changes left for Solr) and, when nothing
+    else keeps the run open, closes the run (README, "A shared frontier in PostgreSQL")."""
+    return f"indexer crawl --frontier URL --join --data-dir {data_dir}"
+
+
+def describe(member: Member) -> str:
+    """One line: ``pid 4242 on m1 (/var/lib/indexer/p1): ended finished (exit 0)``, or
+    ``… gone without ending (…)``, or ``… crawling``."""
+    head = f"pid {member.pid} on {member.machine} ({member.data_dir})"
+    if member.state == ENDED:
+        return f"{head}: ended {member.phase or ''} (exit {member.exit_code})".replace("  ", " ")
+    if member.state == GONE:
+        return f"{head}: gone without ending (killed, crashed or cut off from the frontier)"
+    return f"{head}: crawling"
+
+
+def tally(members: Sequence[Member]) -> str:
+    """``3 processes: 1 crawling, 1 ended, 1 gone`` ('' for no members)."""
+    if not members:
+        return ""
+    counts = Counter(m.state for m in members)
+    parts = [f"{counts[s]} {s}" for s in (CRAWLING, ENDED, GONE) if counts[s]]
+    noun = "process" if len(members) == 1 else "processes"
+    return f"{len(members)} {noun}: " + ", ".join(parts)
+
+
+def to_drain(members: Sequence[Member]) -> list[Member]:
+    """The processes whose outbox may keep an open run open: those gone without ending and
+    those that ended ``failed`` (Solr down for them: changes left in the outbox)."""
+    return [m for m in members if m.state == GONE or (m.state == ENDED and m.phase == "failed")]
+
+
+def report_lines(members: Sequence[Member], run_open: bool) -> list[str]:
+    """``indexer report``'s lines on a run's processes: the :func:`tally`, then one line each
+    (:func:`describe`); while the run is open, the line of one :func:`to_drain` names the
+    command on its machine that finishes its part ([] without members)."""
+    if not members:
+        return []
+    lines = [tally(members)]
+    drain = to_drain(members) if run_open else []
+    for m in members:
+        line = f"  {describe(m)}"
+        if m in drain:
+            line += f": `{drain_command(m.data_dir)}` on {m.machine} drains its outbox"
+        lines.append(line)
+    return lines
+
+
+def gone_run(members: Sequence[Member]) -> bool:
+    """Whether a run's processes all stopped, one of them without ending (none crawls it,
+    one is gone)."""
+    states = {m.state for m in members}
+    return CRAWLING not in states and GONE in states
+
+
+def add_up(run: int, members: Sequence[Member]) -> Progress | None:
+    """The run's progress from its members' (None when none wrote any): ``fetched``,
+    ``indexed``, ``outbox`` and the outcomes summed over every member, the dead and ended
+    ones included (their part of the run happened); ``rate`` summed over those still
+    crawling; ``queued`` (the shared frontier's, not a process's) and the kind from the
+    newest write; ``waiting`` the union; no owner (many processes write it)."""
+    written = [m.progress for m in members if m.progress is not None]
+    if not written:
+        return None
+    newest = max(written, key=lambda p: p.updated)
+    outcomes: Counter[str] = Counter()
+    for p in written:
+        outcomes.update(p.outcomes)
+    live = [m.progress for m in members if m.progress is not None and m.state == CRAWLING]
+    return Progress(
+        run,
+        newest.kind,
+        newest.updated,
+        sum(p.fetched for p in written),
+        sum(p.indexed for p in written),
+        newest.queued,
+        sum(p.outbox for p in written),
+        round(sum(p.rate for p in live), 2),
+        tuple(sorted({h for p in written for h in p.waiting})),
+        dict(sorted(outcomes.items())),
+        (),
+    )
