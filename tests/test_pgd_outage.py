@@ -11,6 +11,7 @@ import collections
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -134,7 +135,8 @@ def _said_once(err: str, processes: int = 1) -> list[str]:
     named = [line for line in err.splitlines() if "frontier.url" in line]
     assert 1 <= len(named) <= processes, err[-3000:]
     for line in named:
-        assert line.startswith("indexer: frontier.url postgresql://indexer:***@"), line
+        said = re.sub(r"^\[p\d+\] ", "", line)  # a --processes child's line, its number first
+        assert said.startswith("indexer: frontier.url postgresql://indexer:***@"), line
         assert "PostgreSQL went away" in line and "--resume" in line, line
     return named
 
