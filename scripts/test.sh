@@ -5,12 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-phase() {  # phase NAME COMMAND...: run it, then print how long it took
-  local name=$1 start=$SECONDS
+phase() {  # phase NAME COMMAND...: run it, then print how long it took; its exit status
+  local name=$1 start=$SECONDS status=0
   shift
   echo "== phase: $name"
-  "$@"
+  "$@" || status=$?
   echo "== phase: $name took $((SECONDS - start)) s"
+  return $status
 }
 
 debian_packages() {
@@ -62,4 +63,22 @@ phase "mypy" mypy indexer
 phase "extraction gate" python3 scripts/eval_extraction.py --gate
 rm -rf test-artifacts
 trap show_artifacts EXIT
-phase "tests" python3 -m pytest -q -p no:cacheprovider -p tests.area_times "$@"
+pytest_run=(python3 -m pytest -q -p no:cacheprovider -p tests.area_times)
+if [ $# -gt 0 ]; then  # the tests asked for, in one run
+  phase "tests" "${pytest_run[@]}" "$@"
+  exit
+fi
+# The shared frontier's tests (tests/test_pg*.py: crawl processes, leases, kills and
+# outages on a real PostgreSQL) mostly wait on delays and lease expiry: they run in a phase of
+# their own, three at a time (pytest-xdist); everything else first, one at a time.
+pg_file=$(mktemp)
+rc=0
+PG_SECONDS_FILE=$pg_file phase "tests" "${pytest_run[@]}" --ignore-glob='tests/test_pg*.py' || rc=$?
+pg_start=$SECONDS
+phase "tests on PostgreSQL" "${pytest_run[@]}" -n 3 tests/test_pg*.py || rc=$?
+pg_phase=$((SECONDS - pg_start))
+pg_elsewhere=$(cat "$pg_file" 2>/dev/null || echo 0)
+rm -f "$pg_file"
+echo "PostgreSQL's added CI time: package ${PG_PACKAGE_SECONDS} s + its phase ${pg_phase} s" \
+  "+ its tests in the other phase ${pg_elsewhere:-0} s (budget 240 s)"
+exit $rc

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from tests.faults_helpers import cli
-from tests.faultserver import FaultServer, Reply, html
+from tests.faultserver import LOG_JITTER, FaultServer, Reply, html
 
 HOSTS, PAGES, DELAY = 4, 30, 0.3
 
@@ -66,7 +66,7 @@ def test_a_joining_process_shares_the_hosts_and_keeps_politeness(
     for host in range(HOSTS):
         starts = sorted(h.start for h in hits if h.host == host)
         gaps = [b - a for a, b in itertools.pairwise(starts)]
-        assert min(gaps) >= DELAY - 0.02, (host, min(gaps))
+        assert min(gaps) >= DELAY - LOG_JITTER, (host, min(gaps))
     docs = {
         name: [json.loads(line)["url"] for line in (tmp_path / name).read_text().splitlines()]
         for name in ("a.jsonl", "b.jsonl")

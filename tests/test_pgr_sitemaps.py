@@ -20,7 +20,7 @@ from indexer import run_crawl
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.sitemaps import fetchable
 from indexer.settings import load_settings
-from tests.faultserver import FAST, FaultServer, Hit, Reply, html
+from tests.faultserver import FAST, LOG_JITTER, FaultServer, Hit, Reply, html
 from tests.pg_fixtures import kill_then_join, out_urls
 from tests.test_pg_join import _crawl
 
@@ -61,7 +61,7 @@ def test_the_crawl_delay_covers_the_sitemap_request(
         hits = srv.log()
     assert stats.indexed == 4
     assert [h.path for h in hits[:2]] == ["/robots.txt", "/sitemap.xml"]
-    assert min(_gaps(hits)) >= crawl_delay - 0.01, [round(g, 3) for g in _gaps(hits)]
+    assert min(_gaps(hits)) >= crawl_delay - LOG_JITTER, [round(g, 3) for g in _gaps(hits)]
 
 
 def test_a_takeover_reads_neither_robots_txt_nor_the_sitemap_again(
@@ -89,7 +89,7 @@ def test_a_takeover_reads_neither_robots_txt_nor_the_sitemap_again(
         hits = srv.log()
     assert len(srv.log(path="/robots.txt")) == 1, "robots.txt read again by the takeover"
     assert [h.path for h in hits].count("/sitemap.xml") == 1, "the sitemap read twice"
-    assert min(_gaps(hits)) >= delay - 0.02, [round(g, 3) for g in _gaps(hits)]
+    assert min(_gaps(hits)) >= delay - LOG_JITTER, [round(g, 3) for g in _gaps(hits)]
     assert out_urls(tmp_path / n for n in ("a.jsonl", "b.jsonl")) == {
         srv.url(p) for p in ["/", *paths]
     }
@@ -166,7 +166,7 @@ def test_a_sitemap_redirect_is_followed_only_into_the_readers_reach(
         assert not on_b, "another host's sitemap was read by the holder of A"
     else:
         assert "/sm.xml" in [h.path for h in on_b] and "/b0" in [h.path for h in on_b]
-        assert min(_gaps(on_b)) >= delay - 0.01, [round(g, 3) for g in _gaps(on_b)]
+        assert min(_gaps(on_b)) >= delay - LOG_JITTER, [round(g, 3) for g in _gaps(on_b)]
 
 
 @pytest.mark.parametrize("frontier_kind", ["sqlite", "postgres"], indirect=True)
@@ -190,4 +190,4 @@ def test_a_robots_txt_redirect_waits_the_turn_of_the_host_it_leads_to(
         asyncio.run(run_crawl(settings, out=tmp_path / "out.jsonl", use_solr=False))
         hits = srv.log(host=1)
     assert [h.path for h in hits].count("/robots.txt") >= 2, "A's redirect and B's own"
-    assert min(_gaps(hits)) >= delay - 0.01, [round(g, 3) for g in _gaps(hits)]
+    assert min(_gaps(hits)) >= delay - LOG_JITTER, [round(g, 3) for g in _gaps(hits)]
