@@ -284,6 +284,13 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--hosts", type=int, default=HOSTS)
     parser.add_argument("--pages", type=int, default=PAGES)
+    parser.add_argument(
+        "--delay-pages",
+        type=int,
+        default=None,
+        help="pg: pages a host at the known delay (default 30; the issue's site: 300)",
+    )
+    parser.add_argument("--delay-only", action="store_true", help="pg: the delay part alone")
     parser.add_argument("--trivial", nargs=3, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.trivial:
@@ -307,7 +314,8 @@ def main() -> int:
     if args.part == "pg":  # not in "all": it starts its own PostgreSQL
         import throughput_pg
 
-        throughput_pg.run(args.rounds, args.hosts, args.pages)
+        delay_pages = args.delay_pages or throughput_pg.DELAY_PAGES
+        throughput_pg.run(args.rounds, args.hosts, args.pages, delay_pages, args.delay_only)
     return 0
 
 

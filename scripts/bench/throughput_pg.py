@@ -166,13 +166,13 @@ def scaling(cluster: Cluster, rounds: int, hosts: int, pages: int) -> None:
     print(f"pg scaling: 2 processes / 1 = {two / one:.2f} (goal >= 1.6; best of {rounds})")
 
 
-def delayed(cluster: Cluster, hosts: int) -> None:
-    """2 processes at a known delay, judged from the server's log."""
+def delayed(cluster: Cluster, hosts: int, pages: int = DELAY_PAGES) -> None:
+    """2 processes at a known delay, ``pages`` a host, judged from the server's log."""
     with tempfile.TemporaryDirectory(prefix="bench-pg-delay-") as tmp:
         port = _free_port()
-        server = Server(port, hosts, DELAY_PAGES, Path(tmp))
+        server = Server(port, hosts, pages, Path(tmp))
         flags = ("--delay", str(DELAY), "--per-host", "1", "--concurrency", "64")
-        limit = ("--max-pages-per-host", str(DELAY_PAGES))
+        limit = ("--max-pages-per-host", str(pages))
         try:
             crawl(cluster, port, hosts, 2, *flags, *limit)  # pages, seconds, CPU unused
         finally:
@@ -190,11 +190,14 @@ def delayed(cluster: Cluster, hosts: int) -> None:
     )
 
 
-def run(rounds: int, hosts: int, pages: int) -> None:
-    """Both measurements on one throwaway cluster."""
+def run(
+    rounds: int, hosts: int, pages: int, delay_pages: int = DELAY_PAGES, delay_only: bool = False
+) -> None:
+    """Both measurements on one throwaway cluster (the scaling one unless ``delay_only``)."""
     cluster = start_cluster()
     try:
-        scaling(cluster, rounds, hosts, pages)
-        delayed(cluster, hosts)
+        if not delay_only:
+            scaling(cluster, rounds, hosts, pages)
+        delayed(cluster, hosts, delay_pages)
     finally:
         cluster.stop()
