@@ -91,3 +91,22 @@ async def test_a_stop_ends_the_wait_at_once() -> None:
     with pytest.raises(Stopped):
         await patiently(slow, stop, "asking", _Flaky(10**6, SolrUnavailableError("down")))
     assert loop.time() - started < 1.0
+
+
+def test_an_abort_with_the_frontier_gone_still_gives_up_with_keyboard_interrupt() -> None:
+    """A second signal after the shared frontier went away: the run's end cannot be written
+    (FrontierLostError, a StateError); the process still gives up as on any abort, without
+    the error escaping the signal handler (it printed a traceback)."""
+    from indexer.errors import FrontierLostError
+    from indexer.pipeline.phases import StopEvent, abort
+
+    stop = StopEvent()
+    ended: list[str] = []
+
+    def lost() -> None:
+        raise FrontierLostError("postgresql://x", "server closed the connection")
+
+    stop.on_abort.extend([lost, lambda: ended.append("next")])
+    with pytest.raises(KeyboardInterrupt):
+        abort(stop)
+    assert ended == ["next"], "the other callbacks still run"

@@ -20,11 +20,14 @@ exits within 5 s whatever phase it was in. What was not sent stays in the outbox
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NoReturn, Protocol
+
+from indexer.errors import StateError
 
 
 class Phase(StrEnum):
@@ -80,11 +83,15 @@ def abort(stop: asyncio.Event | None) -> NoReturn:
     """Give up at once (a second SIGINT or SIGTERM): let the runs tracking ``stop`` write
     their end (``interrupted``, exit 130, a reason), then raise :class:`KeyboardInterrupt`.
 
+    A run whose state cannot be written (the shared frontier went away: the crawl said so in
+    its one line) is left as it is: it stays open for ``--resume``.
+
     Raises:
         KeyboardInterrupt: always (``indexer.cli.main`` turns it into exit 130).
     """
     for callback in getattr(stop, "on_abort", ()):
-        callback()
+        with contextlib.suppress(StateError):
+            callback()
     raise KeyboardInterrupt
 
 
