@@ -328,8 +328,8 @@ class Crawler:
             if crawl.max_pages_per_host is not None and count >= crawl.max_pages_per_host:
                 reason = f"crawl.max_pages_per_host={crawl.max_pages_per_host} reached"
                 self.ledger.finish_queued(Outcome.MAX_PAGES, reason, host)
-        if crawl.max_pages is None:  # the crawl ran out of URLs it may claim: on a shared
-            return  # frontier those left are other processes' (held elsewhere, queued late)
+        if not self.dispatcher.limit_reached():  # it ran out of URLs it may claim: on a
+            return  # shared frontier those left are other processes' (held elsewhere, late)
         reason = f"crawl.max_pages={crawl.max_pages} reached"
         self.ledger.finish_queued(Outcome.MAX_PAGES, reason)
 

@@ -198,7 +198,7 @@ class Dispatcher:
         now_m, now = time.monotonic(), time.time()
         soonest: float | None = None
         for host in sorted(self._hosts, key=self._slot):
-            if len(self._tasks) >= self.settings.fetch.concurrency or self._limit_reached():
+            if len(self._tasks) >= self.settings.fetch.concurrency or self.limit_reached():
                 return 1.0 if self._tasks else None
             if self._host_limit_reached(host):
                 self._hosts.discard(host)
@@ -229,7 +229,8 @@ class Dispatcher:
         ready = self.politeness.ready_at(host)
         return math.inf if ready is None else ready
 
-    def _limit_reached(self) -> bool:
+    def limit_reached(self) -> bool:
+        """Whether this process has claimed ``crawl.max_pages`` URLs (its run's limit)."""
         limit = self.settings.crawl.max_pages
         return limit is not None and self._fetched >= limit
 
