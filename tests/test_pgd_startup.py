@@ -40,6 +40,7 @@ def _one_line(code: int, err: str) -> str:
 SOLR = ["--solr", "http://127.0.0.1:9/solr"]  # never asked: the frontier is opened first
 COMMANDS = {
     "crawl": ["crawl", SEED, *SOLR],
+    "processes": ["crawl", SEED, *SOLR, "--processes", "2"],  # no child said to have died
     "join": ["crawl", "--join", *SOLR],
     "resume": ["crawl", "--resume", *SOLR],
     "report": ["report"],

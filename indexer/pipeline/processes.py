@@ -315,8 +315,10 @@ def prepare_outputs(plan: Plan, *, resume: bool, overwrite: bool) -> None:
 
 def _end_all(launch: Launch) -> None:
     """After the watch (also when it raised): stop any child still running by its pid
-    (SIGTERM, then SIGKILL after the stop budget) and collect them all."""
+    (SIGTERM, then SIGKILL after the stop budget) and collect them all; a child stopped
+    here did not die: the stop is ours (no "died by signal" warning, no replacement)."""
     if launch.children:
+        launch.failed = launch.failed or not launch.signals
         launch.signal_all()
     deadline = time.monotonic() + 10.0
     for child in launch.children:
