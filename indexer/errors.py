@@ -54,6 +54,17 @@ class ConfigError(IndexerError):
         self.setting = setting
 
 
+class NoOpenRunError(ConfigError):
+    """``--join`` when the shared frontier's last run is closed: no crawl runs to join
+    (names ``--join``). A child of ``indexer crawl --processes N`` that meets it ends with
+    nothing to do: the others finished the run before it started."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "--join", "no crawl runs on this frontier: start one with `indexer crawl SEED_URL`"
+        )
+
+
 class FetchError(IndexerError):
     """A URL could not be fetched.
 

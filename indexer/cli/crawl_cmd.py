@@ -22,9 +22,10 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.cli.progress import ProgressDisplay
+from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, resumed_scope, save_scope, scope_of
-from indexer.errors import ConfigError, FrontierLostError
+from indexer.errors import ConfigError, FrontierLostError, NoOpenRunError
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.pipeline.childside import HANDOFF_FLAG, ChildProgress, take_handoff
 from indexer.pipeline.crawler import Crawler, CrawlOptions
@@ -140,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
-        join_or_lead(frontier, settings, join=args.join)
+        if not _joined(frontier, settings, args):
+            return ExitCode.OK
         stored = load_scope(frontier)
         settings = _resumed(settings, stored, loaded.sources)
         if settings.crawl.resume and not (settings.crawl.seeds or stored or frontier.known_hosts()):
@@ -159,6 +161,24 @@ def run(args: argparse.Namespace) -> int:
     interrupted = end is not None and end.phase == "interrupted"
     _report(stats, args, interrupted=interrupted)
     return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
+
+
+def _joined(frontier: Frontier, settings: Settings, args: argparse.Namespace) -> bool:
+    """Check a ``--join`` or lead (:func:`~indexer.pipeline.join.join_or_lead`); False for a
+    child of ``--processes N`` that finds the run closed (the others finished it first:
+    nothing to do, exit 0; from a user, the refusal stands).
+
+    Raises:
+        ConfigError: as :func:`~indexer.pipeline.join.join_or_lead`.
+    """
+    try:
+        join_or_lead(frontier, settings, join=args.join)
+    except NoOpenRunError:
+        if args.from_parent is None:
+            raise
+        log.info("the run ended before this process joined it: nothing left to crawl")
+        return False
+    return True
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:

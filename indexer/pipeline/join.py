@@ -17,7 +17,7 @@ from typing import Any
 
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.stored_scope import load_scope, scope_of
-from indexer.errors import ConfigError
+from indexer.errors import ConfigError, NoOpenRunError
 from indexer.settings import Settings
 
 #: Settings every process of one crawl must share: politeness and limits.
@@ -54,13 +54,12 @@ def check_join(frontier: Frontier, settings: Settings, open_run: int | None) -> 
         open_run: the number of the frontier's open run, or None when its last run is closed.
 
     Raises:
-        ConfigError: no crawl runs (names ``--join``); a scope key or a shared setting
+        NoOpenRunError: no crawl runs (a :class:`ConfigError` naming ``--join``).
+        ConfigError: a scope key or a shared setting
             differs from the running crawl's (names it, with both values).
     """
     if open_run is None:
-        raise ConfigError(
-            "--join", "no crawl runs on this frontier: start one with `indexer crawl SEED_URL`"
-        )
+        raise NoOpenRunError
     stored = load_scope(frontier) or {}
     mine = scope_of(settings.crawl)
     for key, value in stored.items():

@@ -81,10 +81,9 @@ ASK_AGAIN = 0.5
 #: other processes hold: a host given back or expired is taken up within it, and one with
 #: nothing queued or in flight any more is asked about again (the crawl stops waiting).
 POLL_EVERY = 0.1
-#: A URL in flight (one ``?``: the run): claimed and not yet fetched. A page fetched in the
-#: run whose verdict waits (its host's site-wide duplicate check holds the first pages back,
-#: :mod:`indexer.pipeline.sitewide`, until the holder's crawl ends) is ``fetching`` too, but
-#: nothing will come of it before then: waiting for it, a crawl never ended.
+#: A URL in flight (``?``: the run): claimed, not yet fetched. A page whose verdict waits
+#: (held back by :mod:`indexer.pipeline.sitewide` until its holder's crawl ends) is
+#: ``fetching`` too, but waiting for it, a crawl never ended.
 IN_FLIGHT = "state='fetching' AND (hash_run IS NULL OR hash_run != ?)"
 _FREED = (
     "SELECT l.host FROM host_leases AS l WHERE l.host = ANY(CAST(:hosts AS TEXT[])) "
