@@ -36,15 +36,19 @@ class LateDeletes:
         self._tombstones = tombstones
         self._forget = forget
         self._forget_host = forget_host
+        #: the sets as last seen here (another caller, the outbox's look before it sends,
+        #: may read the table again first: a change is judged against these, not the call's)
+        self._hosts, self._urls = tombstones.hosts, tombstones.urls
 
     def buries(self, url: str) -> bool:
         """Whether ``url`` (or its host) is buried; when this read brought new tombstones,
         the URLs they bury are forgotten first (rows this or another process wrote before it
         knew of the delete)."""
         t = self._tombstones
-        hosts, urls = t.hosts, t.urls
         buried = t.buries(url)
-        if t.hosts is not hosts or t.urls is not urls:  # read again
+        hosts, urls = self._hosts, self._urls
+        if t.hosts is not hosts or t.urls is not urls:  # read again since the last look
+            self._hosts, self._urls = t.hosts, t.urls
             for host in sorted(t.hosts - hosts):
                 self._forget_host(host)
             if t.urls - urls:
