@@ -40,6 +40,9 @@ SUPERUSER = "indexer"
 PREFIX = "indexer-pg-"
 #: The clusters this process started and has not stopped yet (for :func:`_on_sigterm`).
 _RUNNING: list[Cluster] = []
+#: initdb or pg_ctl running now (a SIGTERM stops it first: initdb, left running, went on
+#: writing into a cluster directory the handler had just removed).
+_TOOLS: list[subprocess.Popen[bytes]] = []
 
 
 def pg_bindir() -> Path | None:
@@ -94,11 +97,13 @@ class Cluster:
         return f"postgresql://{auth}@127.0.0.1:{self.port}/{dbname}"
 
     def pid(self) -> int | None:
-        """The postmaster's pid from ``postmaster.pid``, or None when it is not running."""
+        """The postmaster's pid from ``postmaster.pid``, or None when it is not running (a
+        negative pid there is initdb's standalone backend, not a postmaster)."""
         try:
-            return int((self.root / "data" / "postmaster.pid").read_text().split()[0])
+            pid = int((self.root / "data" / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):
             return None
+        return pid if pid > 0 else None
 
     def stop(self, timeout: float = 20.0) -> None:
         """Stop the postmaster by its pid (fast shutdown, then SIGKILL) and remove the dir."""
@@ -171,7 +176,15 @@ def stop_orphans(tmp: Path | None = None) -> list[Path]:
 
 
 def _on_sigterm(signum: int, frame: object) -> None:
-    """SIGTERM: stop this process's clusters by pid, then die of the signal as before."""
+    """SIGTERM: stop the initdb or pg_ctl running now, then this process's clusters, by pid;
+    then die of the signal as before."""
+    for tool in list(_TOOLS):  # initdb removes its data directory on SIGTERM
+        tool.terminate()
+        try:
+            tool.wait(10)
+        except subprocess.TimeoutExpired:
+            tool.kill()
+            tool.wait()
     for cluster in list(_RUNNING):
         cluster.stop(timeout=5.0)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -236,7 +249,19 @@ def start_cluster() -> Cluster:
 
 
 def _run(cmd: list[str], user: str | None) -> None:
-    subprocess.run(cmd, check=True, capture_output=True, user=user, cwd="/")
+    """Run ``cmd`` as ``user``, known to the SIGTERM handler while it runs.
+
+    Raises:
+        subprocess.CalledProcessError: it failed (its output attached).
+    """
+    tool = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, user=user, cwd="/")
+    _TOOLS.append(tool)
+    try:
+        out, err = tool.communicate()
+    finally:
+        _TOOLS.remove(tool)
+    if tool.returncode != 0:
+        raise subprocess.CalledProcessError(tool.returncode, cmd, out, err)
 
 
 def _initdb(cluster: Cluster, user: str | None) -> None:
