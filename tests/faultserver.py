@@ -18,7 +18,10 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
+import os
+import signal
 import socket
+import subprocess
 import threading
 import time
 import zlib
@@ -26,6 +29,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
 
@@ -131,6 +135,38 @@ class FaultServer:
         self.route(
             path, Reply(body=html(title, links=links, head=head), headers=headers or {}), host
         )
+
+    def star_site(self, hosts: int, pages: int, delay: float = 0.0) -> list[str]:
+        """On each of ``hosts`` hosts a home page ``/`` linking to ``/p0`` … ``/p{pages-1}``
+        (each answered after ``delay`` seconds); returns the homes' URLs (the seeds)."""
+        for h in range(hosts):
+            self.page("/", f"home {h}", [f"/p{i}" for i in range(pages)], host=h)
+            for i in range(pages):
+                self.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=delay), host=h)
+        return [self.url("/", h) for h in range(hosts)]
+
+    def kill_when_served(
+        self, proc: subprocess.Popen[Any], count: int, prefix: str = "/p", settle: float = 0.0
+    ) -> None:
+        """Wait (at most 60 s) until ``count`` requests for paths starting with ``prefix``
+        came while ``proc`` runs, wait ``settle`` seconds more, then kill it with -9 by its
+        pid (also when the wait fails).
+
+        Raises:
+            AssertionError: ``proc`` ended first, or the 60 s passed.
+        """
+        try:
+            deadline = time.monotonic() + 60
+            while len([p for p in self.paths() if p.startswith(prefix)]) < count:
+                assert proc.poll() is None and time.monotonic() < deadline, "crawl ended early"
+                time.sleep(0.02)
+            time.sleep(settle)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
 
     def log(self, host: int | None = None, path: str | None = None) -> list[Hit]:
         """Hits in arrival order, optionally only of one host and/or one path."""

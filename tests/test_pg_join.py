@@ -15,7 +15,7 @@ from pathlib import Path
 
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from tests.faults_helpers import cli
-from tests.faultserver import LOG_JITTER, FaultServer, Reply, html
+from tests.faultserver import LOG_JITTER, FaultServer
 
 HOSTS, PAGES, DELAY = 4, 30, 0.3
 
@@ -30,20 +30,12 @@ def _crawl(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subproce
     )
 
 
-def _site(srv: FaultServer) -> list[str]:
-    for h in range(HOSTS):
-        srv.page("/", f"home {h}", [f"/p{i}" for i in range(PAGES)], host=h)
-        for i in range(PAGES):
-            srv.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=0.02), host=h)
-    return [srv.url("/", h) for h in range(HOSTS)]
-
-
 def test_a_joining_process_shares_the_hosts_and_keeps_politeness(
     pg_url: str, tmp_path: Path
 ) -> None:
     common = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv)
+        seeds = srv.star_site(HOSTS, PAGES, delay=0.02)
         first = _crawl(*common, "--data-dir", "a", "--out", "a.jsonl", *seeds, cwd=tmp_path)
         try:
             deadline = time.monotonic() + 60
@@ -127,7 +119,7 @@ def test_a_process_killed_9_loses_its_hosts_to_the_other_within_the_lease_time(
     env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
     common = ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv)
+        seeds = srv.star_site(HOSTS, PAGES, delay=0.02)
         first = _crawl(
             *common, "--data-dir", "a", "--out", "a.jsonl", *seeds, cwd=tmp_path, env=env
         )

@@ -17,7 +17,7 @@ import psycopg
 
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from tests.faults_helpers import cli
-from tests.faultserver import FaultServer, Reply, html
+from tests.faultserver import FaultServer
 from tests.recrawl_site import solr_docs
 
 HOSTS, PAGES, DELAY = 4, 20, 0.3
@@ -25,14 +25,6 @@ HOSTS, PAGES, DELAY = 4, 20, 0.3
 #: child (a Python start, its Solr check, its join) holds hosts before the first is done,
 #: also in a loaded full run (with 30, the launch once ended before two children held any).
 KILL_PAGES = 50
-
-
-def _site(srv: FaultServer, pages: int = PAGES) -> list[str]:
-    for h in range(HOSTS):
-        srv.page("/", f"home {h}", [f"/p{i}" for i in range(pages)], host=h)
-        for i in range(pages):
-            srv.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=0.01), host=h)
-    return [srv.url("/", h) for h in range(HOSTS)]
 
 
 def _every_page(srv: FaultServer, pages: int = PAGES) -> list[str]:
@@ -70,7 +62,7 @@ def test_two_processes_crawl_every_page_once_into_one_out_file_each(
     flags = _two_processes(pg_url)
     flags += ["--out", "docs.jsonl", "--summary-json", "summary.json", "--data-dir", "d"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv)
+        seeds = srv.star_site(HOSTS, PAGES, delay=0.01)
         proc = _launch(*flags, *seeds, cwd=tmp_path)
         _, err = proc.communicate(timeout=120)
         hits = srv.log()
@@ -99,7 +91,7 @@ def test_sigterm_stops_every_process_and_resume_finishes_the_run(
     flags = _two_processes(pg_url)
     flags += ["--out", "docs.jsonl", "--summary-json", "s.json", "--data-dir", "d"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv)
+        seeds = srv.star_site(HOSTS, PAGES, delay=0.01)
         proc = _launch(*flags, *seeds, cwd=tmp_path)
         try:
             _child_pids(pg_url, proc, time.monotonic() + 60)  # both crawl
@@ -190,7 +182,7 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
     flags = _two_processes(pg_url)
     flags += ["--solr", base, "--core", core, "--data-dir", "d", "--summary-json", "s.json"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv, pages=KILL_PAGES)
+        seeds = srv.star_site(HOSTS, KILL_PAGES, delay=0.01)
         parent = _launch(*flags, *seeds, cwd=tmp_path, env=env)
         try:
             victim = _child_pids(pg_url, parent, time.monotonic() + 60)[-1]

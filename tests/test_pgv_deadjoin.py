@@ -19,18 +19,10 @@ from pathlib import Path
 import psycopg
 
 from indexer.crawl.frontier.postgres.view import PgFrontierView
-from tests.faultserver import FaultServer, Reply, html
+from tests.faultserver import FaultServer
 from tests.recrawl_site import solr_docs
 
 HOSTS, PAGES, LEASE = 3, 25, "2"
-
-
-def _site(srv: FaultServer) -> list[str]:
-    for h in range(HOSTS):
-        srv.page("/", f"home {h}", [f"/p{i}" for i in range(PAGES)], host=h)
-        for i in range(PAGES):
-            srv.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=0.01), host=h)
-    return [srv.url("/", h) for h in range(HOSTS)]
 
 
 def _crawl(*args: str, cwd: Path) -> subprocess.Popen[str]:
@@ -74,7 +66,13 @@ def test_a_killed_join_is_named_with_its_drain_command_which_finishes_the_run(
     common = ["--frontier", pg_url, "--solr", base, "--core", core, "--delay", "0.2"]
     joined_dir = tmp_path / "j"
     with FaultServer(HOSTS) as srv:
-        starter = _crawl(*common, "--data-dir", str(tmp_path / "s"), *_site(srv), cwd=tmp_path)
+        starter = _crawl(
+            *common,
+            "--data-dir",
+            str(tmp_path / "s"),
+            *srv.star_site(HOSTS, PAGES, delay=0.01),
+            cwd=tmp_path,
+        )
         joiner = None
         try:
             _wait(pg_url, "SELECT 1 FROM indexer.run_members", starter)  # the run is open

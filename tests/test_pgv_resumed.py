@@ -6,10 +6,8 @@ real local site."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.faultserver import FaultServer, Reply, html
@@ -37,18 +35,8 @@ def test_a_resumed_run_counts_the_whole_run(tmp_path: Path, frontier_cli: Fronti
         for i in range(PAGES):
             srv.route(f"/p{i}", Reply(body=html(f"page {i}"), delay=0.02))
         first = _crawl(*frontier_cli.flags, "--delay", "0.12", *data, srv.url("/"), cwd=tmp_path)
-        try:
-            deadline = time.monotonic() + 60
-            while len([p for p in srv.paths() if p.startswith("/p")]) < 12:
-                assert first.poll() is None and time.monotonic() < deadline, "ended early"
-                time.sleep(0.02)
-            time.sleep(2.2)  # a progress row written by the first process (every 2 s)
-            os.kill(first.pid, signal.SIGKILL)
-            first.wait(10)
-        finally:
-            if first.poll() is None:
-                first.kill()
-                first.wait(10)
+        # settle: a progress row written by the first process (every 2 s)
+        srv.kill_when_served(first, 12, settle=2.2)
         with frontier_cli.view(tmp_path / "d") as view:
             before = sum(n for _h, o, n in view.counts() if o == "indexed")
         assert 12 <= before < PAGES, before

@@ -31,21 +31,10 @@ def _assert_spaced(hits: list[Hit], delay: float) -> None:
     assert min(gaps) >= delay / 2, gaps
 
 
-def _site(srv: FaultServer, hosts: int, pages: int, delay: float = 0.0) -> list[str]:
-    seeds = []
-    for h in range(hosts):
-        links = [f"/p{i}" for i in range(pages)]
-        srv.page("/", f"host {h}", links, host=h)
-        for i in range(pages):
-            srv.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=delay), host=h)
-        seeds.append(srv.url("/", h))
-    return seeds
-
-
 async def test_delay_between_request_starts_per_host(tmp_path: Path) -> None:
     delay = 0.3
     with FaultServer(hosts=3) as srv:
-        seeds = _site(srv, hosts=3, pages=5)
+        seeds = srv.star_site(3, 5)
         run = await crawl(seeds, tmp_path, fetch__delay=delay)
         per_host = [srv.log(h) for h in range(3)]
     assert run.stats.outcomes["indexed"] == 18
@@ -60,7 +49,7 @@ async def test_delay_between_request_starts_per_host(tmp_path: Path) -> None:
 
 async def test_requests_in_flight_per_host_and_in_total(tmp_path: Path) -> None:
     with FaultServer(hosts=3) as srv:
-        seeds = _site(srv, hosts=3, pages=6, delay=0.25)
+        seeds = srv.star_site(3, 6, delay=0.25)
         run = await crawl(seeds, tmp_path, fetch__per_host=2, fetch__concurrency=3)
         most = dict(srv.max_in_flight)
         total = srv.max_in_flight_total
@@ -72,7 +61,7 @@ async def test_requests_in_flight_per_host_and_in_total(tmp_path: Path) -> None:
 
 async def test_crawl_delay_is_honoured_up_to_its_cap(tmp_path: Path) -> None:
     with FaultServer(hosts=2) as srv:
-        seeds = _site(srv, hosts=2, pages=3)
+        seeds = srv.star_site(2, 3)
         srv.route(
             "/robots.txt",
             Reply(body="User-agent: *\nCrawl-delay: 0.4\n", content_type="text/plain"),
@@ -92,7 +81,7 @@ async def test_crawl_delay_is_honoured_up_to_its_cap(tmp_path: Path) -> None:
 
 async def test_retry_after_slows_the_whole_host_only(tmp_path: Path) -> None:
     with FaultServer(hosts=2) as srv:
-        seeds = _site(srv, hosts=2, pages=6)
+        seeds = srv.star_site(2, 6)
         srv.route("/p0", [Reply(429, headers={"Retry-After": "1"}), Reply(body=html("ok"))])
         srv.route("/p1", Reply(503, headers={"Retry-After": "99999999"}), host=1)
         run = await crawl(seeds, tmp_path, fetch__delay=0.02, fetch__retry_after_cap=1.5)

@@ -4,8 +4,6 @@ fetched again and no queued page is lost. The server's log is the judge."""
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -47,17 +45,7 @@ def test_resume_after_kill_9(tmp_path: Path, frontier_cli: FrontierCli) -> None:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        try:
-            deadline = time.monotonic() + 60
-            while len([p for p in srv.paths() if p.startswith("/p")]) < 8:
-                assert proc.poll() is None and time.monotonic() < deadline, "crawl ended early"
-                time.sleep(0.02)
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(10)
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait(10)
+        srv.kill_when_served(proc, 8)
         killed_at = time.monotonic()
         with frontier_cli.view(data) as view:
             done_before = {u for u, o, _r in view.urls() if o == "indexed"}

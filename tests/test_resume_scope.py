@@ -4,11 +4,8 @@ not repeat it. The server's log is the judge."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.faultserver import FaultServer, Reply, html
@@ -33,17 +30,7 @@ def test_resume_keeps_the_stored_limit_and_exclude_rule(tmp_path: Path) -> None:
         for path in links[1:]:
             srv.route(path, Reply(body=html(f"page {path}"), delay=0.05))
         first = _crawl(tmp_path, "--max-pages", str(LIMIT), "--exclude", "/private/", srv.url("/"))
-        try:
-            deadline = time.monotonic() + 60
-            while len([p for p in srv.paths() if p.startswith("/p")]) < 2:
-                assert first.poll() is None and time.monotonic() < deadline, "crawl ended early"
-                time.sleep(0.02)
-            os.kill(first.pid, signal.SIGKILL)
-            first.wait(10)
-        finally:
-            if first.poll() is None:
-                first.kill()
-                first.wait(10)
+        srv.kill_when_served(first, 2)
         resumed = _crawl(tmp_path, "--resume", "--overwrite")
         _out, err = resumed.communicate(timeout=120)
         assert resumed.returncode == 0, err.decode()[-2000:]
