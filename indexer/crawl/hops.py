@@ -45,6 +45,14 @@ def queued_outcome(login: LoginRules, target: str) -> tuple[Outcome, str]:
     return Outcome.REDIRECTED, f"redirected to {target}; {QUEUED_NOTE}"
 
 
+def holder_may_fetch(url: str, held: str, shared: bool) -> bool:
+    """Whether the process crawling ``held`` (a URL of a host whose lease it holds) may
+    request ``url``: always with one process; on a frontier shared by several only on the
+    same host, since every request to a host comes from that host's lease holder (its gap is
+    kept in the lease row, ARCHITECTURE.md)."""
+    return not shared or host_of(url) == host_of(held)
+
+
 @dataclass(frozen=True, slots=True)
 class RedirectHops:
     """The hop rules of one crawl (see the module docstring).
@@ -75,7 +83,7 @@ class RedirectHops:
         if not self.scope.allows(target):
             raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
         host = host_of(target)
-        if self.shared and host != host_of(first):
+        if not holder_may_fetch(target, first, self.shared):
             raise RedirectQueued(first, target)
         if not self.robots.is_cached(target):  # robots.txt is a request to the host too
             await self.politeness.turn(host)

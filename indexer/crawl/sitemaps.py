@@ -25,7 +25,7 @@ from typing import Protocol
 from lxml import etree
 
 from indexer.crawl.fetch import Fetcher
-from indexer.crawl.urls import host_of
+from indexer.crawl.hops import holder_may_fetch
 from indexer.errors import FetchError, PermanentFetchError
 from indexer.outcomes import Outcome
 
@@ -91,8 +91,7 @@ def fetchable(origin: str, allows: Callable[[str], bool], shared: bool) -> Calla
     holder's to fetch: every request to a host comes from its holder, ARCHITECTURE.md)."""
     if not shared:
         return allows
-    host = host_of(origin)
-    return lambda url: allows(url) and host_of(url) == host
+    return lambda url: allows(url) and holder_may_fetch(url, origin, shared)
 
 
 class MetaStore(Protocol):
