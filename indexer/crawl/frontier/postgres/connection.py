@@ -17,9 +17,10 @@ full), each one line naming ``frontier.url`` without its password (:func:`redact
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -112,46 +113,45 @@ class PgConnection:
             self._begin = sql == "BEGIN"
             return self._conn.cursor()
         query = sql if parameters is None else to_pyformat(sql)
-        self._sending()
-        try:
+        with self._statement():
             if not self._begin:
                 return self._conn.cursor().execute(query, parameters)
             self._begin = False
             with self._conn.pipeline():
                 self._conn.execute("BEGIN")
                 return self._conn.cursor().execute(query, parameters)
-        except psycopg.Error as exc:
-            raise self._translate(exc) from None
-        finally:
-            self._watch.end()
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> psycopg.Cursor[Any]:
         """Run one statement once per parameter row."""
-        self._sending()
         cur = self._conn.cursor()
-        try:
-            if self._begin:
-                self._begin = False
-                self._conn.execute("BEGIN")
+        with self._statement():
+            self._send_begin()
             cur.executemany(to_pyformat(sql), parameters)
-        except psycopg.Error as exc:
-            raise self._translate(exc) from None
-        finally:
-            self._watch.end()
         return cur
 
     def executescript(self, sql: str, /) -> None:
         """Run statements without parameters (one round trip, never prepared)."""
+        with self._statement():
+            self._send_begin()
+            self._conn.execute(sql, prepare=False)
+
+    @contextlib.contextmanager
+    def _statement(self) -> Iterator[None]:
+        """Around one statement: raise :attr:`lost` again, else watch for a stall while it
+        runs; driver errors leave translated (:meth:`_translate`)."""
         self._sending()
         try:
-            if self._begin:
-                self._begin = False
-                self._conn.execute("BEGIN")
-            self._conn.execute(sql, prepare=False)
+            yield
         except psycopg.Error as exc:
             raise self._translate(exc) from None
         finally:
             self._watch.end()
+
+    def _send_begin(self) -> None:
+        """Send the ``BEGIN`` that waits for the transaction's first statement."""
+        if self._begin:
+            self._begin = False
+            self._conn.execute("BEGIN")
 
     def close(self) -> None:
         """Close the connection (an open transaction is rolled back by the server)."""
