@@ -81,15 +81,14 @@ ASK_AGAIN = 0.5
 #: other processes hold: a host given back or expired is taken up within it, and one with
 #: nothing queued or in flight any more is asked about again (the crawl stops waiting).
 POLL_EVERY = 0.1
-#: A URL in flight (``?``: the run): claimed, not yet fetched. A page whose verdict waits
+#: A URL of run ``:run`` in flight: claimed, not yet fetched. A page whose verdict waits
 #: (held back by :mod:`indexer.pipeline.sitewide` until its holder's crawl ends) is
 #: ``fetching`` too, but waiting for it, a crawl never ended.
-IN_FLIGHT = "state='fetching' AND (hash_run IS NULL OR hash_run != ?)"
+IN_FLIGHT = "urls.state='fetching' AND (urls.hash_run IS NULL OR urls.hash_run != :run)"
 _FREED = (
     "SELECT l.host FROM host_leases AS l WHERE l.host = ANY(CAST(:hosts AS TEXT[])) "
     "AND (l.owner IS NULL OR l.expires_at < :now OR NOT EXISTS (SELECT 1 FROM urls "
-    "WHERE urls.host=l.host AND urls.run=:run AND (urls.state='queued' OR "
-    "(urls.state='fetching' AND (urls.hash_run IS NULL OR urls.hash_run != :run)))))"
+    f"WHERE urls.host=l.host AND urls.run=:run AND (urls.state='queued' OR {IN_FLIGHT})))"
 )
 
 

@@ -210,7 +210,7 @@ class PgFrontier(Frontier):
         process joining while every URL of a host was in flight saw that host only at its
         dispatcher's next look, 2 s later)."""
         rows = self._db.execute(
-            f"SELECT DISTINCT host FROM urls WHERE {IN_FLIGHT} AND run=?", (self.run, self.run)
+            f"SELECT DISTINCT host FROM urls WHERE {IN_FLIGHT} AND run=:run", {"run": self.run}
         ).fetchall()
         return sorted(set(super().hosts_with_queued()) | {str(r[0]) for r in rows})
 
@@ -325,8 +325,8 @@ class PgFrontier(Frontier):
 
     def _fetching(self, host: str) -> bool:
         row = self._db.execute(
-            f"SELECT 1 FROM urls WHERE host=? AND {IN_FLIGHT} AND run=? LIMIT 1",
-            (host, self.run, self.run),
+            f"SELECT 1 FROM urls WHERE host=:host AND {IN_FLIGHT} AND run=:run LIMIT 1",
+            {"host": host, "run": self.run},
         ).fetchone()
         return row is not None
 
