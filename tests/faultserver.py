@@ -145,6 +145,11 @@ class FaultServer:
                 self.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=delay), host=h)
         return [self.url("/", h) for h in range(hosts)]
 
+    def star_pages(self, hosts: int, pages: int) -> list[str]:
+        """Every URL of :meth:`star_site` with these ``hosts`` and ``pages``, sorted."""
+        paths = ["/", *[f"/p{i}" for i in range(pages)]]
+        return sorted(self.url(p, h) for h in range(hosts) for p in paths)
+
     def kill_when_served(
         self, proc: subprocess.Popen[Any], count: int, prefix: str = "/p", settle: float = 0.0
     ) -> None:

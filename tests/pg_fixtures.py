@@ -17,9 +17,12 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from subprocess import Popen
 
 import psycopg
 import pytest
@@ -136,8 +139,8 @@ def kill_then_join(
         os.kill(first.pid, signal.SIGKILL)
         first.wait(10)
         second = join()
-        err = second.stderr.read().decode()[-2000:] if second.stderr else ""
-        assert second.wait(120) == 0, err
+        _, err = second.communicate(timeout=120)
+        assert second.returncode == 0, (err or b"").decode()[-2000:]
     finally:
         for proc in (first, second):
             if proc is not None and proc.poll() is None:
@@ -145,10 +148,49 @@ def kill_then_join(
                 proc.wait(10)
 
 
+def out_lines(path: Path) -> list[str]:
+    """The ``url`` of every complete line of one ``--out`` file (none when it is missing)."""
+    lines = path.read_text("utf-8").splitlines() if path.exists() else []
+    return [json.loads(line)["url"] for line in lines if line.strip().endswith("}")]
+
+
 def out_urls(paths: Iterable[Path]) -> set[str]:
     """The ``url`` of every complete line of the ``--out`` files among ``paths``."""
-    urls: set[str] = set()
-    for path in paths:
-        lines = path.read_text("utf-8").splitlines() if path.exists() else []
-        urls |= {json.loads(line)["url"] for line in lines if line.strip().endswith("}")}
-    return urls
+    return {url for path in paths for url in out_lines(path)}
+
+
+def start_crawl(*args: str, cwd: Path, env: dict[str, str] | None = None) -> Popen[str]:
+    """``indexer crawl ARGS`` in ``cwd`` with extraction inline (no worker pool to start per
+    child); stderr piped (text), stdout dropped. The caller stops it by its pid."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "indexer", "crawl", *args],
+        cwd=cwd,
+        env={**(env or os.environ), "INDEXER_EXTRACT_WORKERS": "0"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def two_process_flags(pg_url: str, delay: float) -> list[str]:
+    """The flags of a 2-process crawl on ``pg_url`` at ``delay``, one URL per host at once."""
+    return ["--frontier", pg_url, "--delay", str(delay), "--per-host", "1", "--processes", "2"]
+
+
+def leaseholder_pids(pg_url: str, parent: Popen[str], deadline: float) -> list[int]:
+    """The pids of the crawl processes holding host leases, once two of them do (monotonic
+    ``deadline``); the launch ``parent`` must not end first."""
+    while time.monotonic() < deadline:
+        assert parent.poll() is None, "the launch ended early"
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            try:
+                rows = conn.execute(
+                    "SELECT DISTINCT owner FROM indexer.host_leases WHERE owner IS NOT NULL"
+                ).fetchall()
+            except psycopg.errors.UndefinedTable:  # the first child is making the schema
+                rows = []
+        pids = sorted({int(str(r[0]).split(":")[-2]) for r in rows})
+        if len(pids) == 2:
+            return pids
+        time.sleep(0.1)
+    raise AssertionError("two processes never held hosts at once")

@@ -26,16 +26,9 @@ from indexer.pipeline.childside import ChildProgress, without_value
 from indexer.pipeline.childstreams import LaunchProgress
 from indexer.report import RunStats
 from tests.faultserver import FaultServer, Reply, html
-from tests.test_pgp_processes import (
-    HOSTS,
-    _child_pids,
-    _every_page,
-    _launch,
-    _lines,
-    _site,
-    _two_processes,
-)
+from tests.pg_fixtures import leaseholder_pids, out_lines, start_crawl, two_process_flags
 
+HOSTS, PAGES, DELAY = 4, 20, 0.3
 PASSWORD = "pgc-s3cret-pw"
 
 
@@ -54,12 +47,12 @@ def _stop(proc: Popen[str]) -> None:
 def _crawling(pg_url: str, tmp_path: Path) -> Iterator[tuple[FaultServer, list[str], Popen[str]]]:
     """A 2-process crawl of the 4 × 40-page site into ``--out``, once both children hold
     hosts (stopped by its pid at the end)."""
-    flags = [*_two_processes(pg_url), "--out", "docs.jsonl", "--data-dir", "d"]
+    flags = [*two_process_flags(pg_url, DELAY), "--out", "docs.jsonl", "--data-dir", "d"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv, pages=40)
-        proc = _launch(*flags, *seeds, cwd=tmp_path)
+        seeds = srv.star_site(HOSTS, 40, delay=0.01)
+        proc = start_crawl(*flags, *seeds, cwd=tmp_path)
         try:
-            _child_pids(pg_url, proc, time.monotonic() + 60)
+            leaseholder_pids(pg_url, proc, time.monotonic() + 60)
             yield srv, [*flags, *seeds], proc
         finally:
             _stop(proc)
@@ -67,7 +60,7 @@ def _crawling(pg_url: str, tmp_path: Path) -> Iterator[tuple[FaultServer, list[s
 
 def _docs(tmp_path: Path) -> list[str]:
     """The URLs in the two children's ``--out`` files."""
-    return _lines(tmp_path / "docs.0.jsonl") + _lines(tmp_path / "docs.1.jsonl")
+    return out_lines(tmp_path / "docs.0.jsonl") + out_lines(tmp_path / "docs.1.jsonl")
 
 
 def _alive(pid: int) -> bool:
@@ -87,12 +80,12 @@ def _state(pid: int) -> str:
 
 def test_the_frontier_password_is_on_no_child_command_line(pg_url: str, tmp_path: Path) -> None:
     url = _with_password(pg_url)
-    flags = [*_two_processes(url), "--out", "docs.jsonl", "--summary-json", "s.json"]
+    flags = [*two_process_flags(url, DELAY), "--out", "docs.jsonl", "--summary-json", "s.json"]
     with FaultServer(HOSTS) as srv:
-        seeds = _site(srv)
-        proc = _launch(*flags, "--data-dir", "d", *seeds, cwd=tmp_path)
+        seeds = srv.star_site(HOSTS, PAGES, delay=0.01)
+        proc = start_crawl(*flags, "--data-dir", "d", *seeds, cwd=tmp_path)
         try:
-            pids = _child_pids(pg_url, proc, time.monotonic() + 60)
+            pids = leaseholder_pids(pg_url, proc, time.monotonic() + 60)
             lines = {pid: Path(f"/proc/{pid}/cmdline").read_bytes() for pid in pids}
             _, err = proc.communicate(timeout=120)
         finally:
@@ -112,14 +105,16 @@ def test_the_frontier_password_is_on_no_child_command_line(pg_url: str, tmp_path
         for (table,) in tables:
             rows = conn.execute(f"SELECT t::text FROM indexer.{table} t").fetchall()
             assert not [r for r in rows if PASSWORD in r[0]], f"nor in the run records: {table}"
-    assert sorted(_docs(tmp_path)) == _every_page(srv), "the children reached the frontier"
+    assert sorted(_docs(tmp_path)) == srv.star_pages(HOSTS, PAGES), (
+        "the children reached the frontier"
+    )
 
 
 def test_children_stop_when_the_parent_is_killed_9_and_the_run_resumes(
     pg_url: str, tmp_path: Path
 ) -> None:
     with _crawling(pg_url, tmp_path) as (srv, args, parent):
-        pids = _child_pids(pg_url, parent, time.monotonic() + 10)
+        pids = leaseholder_pids(pg_url, parent, time.monotonic() + 10)
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait(10)
         deadline = time.monotonic() + 8.0
@@ -129,14 +124,14 @@ def test_children_stop_when_the_parent_is_killed_9_and_the_run_resumes(
         for pid in left:  # a failed test leaves no crawl running
             os.kill(pid, signal.SIGKILL)
         assert not left, f"children {left} crawl on after their parent died"
-        assert len(_docs(tmp_path)) < len(_every_page(srv, pages=40)), "stopped before the end"
-        resumed = _launch(*args, "--resume", cwd=tmp_path)
+        assert len(_docs(tmp_path)) < len(srv.star_pages(HOSTS, 40)), "stopped before the end"
+        resumed = start_crawl(*args, "--resume", cwd=tmp_path)
         try:
             _, err = resumed.communicate(timeout=150)
         finally:
             _stop(resumed)
     assert resumed.returncode == 0, err[-3000:]
-    assert sorted(_docs(tmp_path)) == _every_page(srv, pages=40), "every page once in 2 runs"
+    assert sorted(_docs(tmp_path)) == srv.star_pages(HOSTS, 40), "every page once in 2 runs"
 
 
 def test_the_parent_shows_the_children_progress_and_their_warnings_by_number(
@@ -159,7 +154,7 @@ def test_max_pages_per_host_holds_for_the_run_across_two_processes(
     pg_url: str, tmp_path: Path
 ) -> None:
     cap, pages = 15, 40
-    flags = [*_two_processes(pg_url), "--out", "docs.jsonl", "--data-dir", "d"]
+    flags = [*two_process_flags(pg_url, DELAY), "--out", "docs.jsonl", "--data-dir", "d"]
     flags += ["--max-pages-per-host", str(cap), "--summary-json", "s.json"]
     with FaultServer(HOSTS) as srv:
         for h in range(HOSTS):  # slow enough that the second child joins mid-host
@@ -167,7 +162,7 @@ def test_max_pages_per_host_holds_for_the_run_across_two_processes(
             for i in range(pages):
                 srv.route(f"/p{i}", Reply(body=html(f"page {h}-{i}"), delay=0.05), host=h)
         seeds = [srv.url("/", h) for h in range(HOSTS)]
-        proc = _launch(*flags, *seeds, cwd=tmp_path)
+        proc = start_crawl(*flags, *seeds, cwd=tmp_path)
         try:
             _, err = proc.communicate(timeout=150)
         finally:
@@ -181,7 +176,7 @@ def test_max_pages_per_host_holds_for_the_run_across_two_processes(
     assert summary["outcomes"].get("max-pages") == HOSTS * (pages + 1 - cap), summary["outcomes"]
 
 
-def test_the_progress_line_adds_the_children_up_and_prefixes_their_other_lines(
+def test_the_progress_line_adds_the_children_up_and_prefixes_their_otherout_lines(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     shown: list[tuple[RunStats, int]] = []

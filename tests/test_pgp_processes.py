@@ -7,8 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ import psycopg
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from tests.faults_helpers import cli
 from tests.faultserver import FaultServer
+from tests.pg_fixtures import leaseholder_pids, out_lines, start_crawl, two_process_flags
 from tests.recrawl_site import solr_docs
 
 HOSTS, PAGES, DELAY = 4, 20, 0.3
@@ -27,52 +26,23 @@ HOSTS, PAGES, DELAY = 4, 20, 0.3
 KILL_PAGES = 50
 
 
-def _every_page(srv: FaultServer, pages: int = PAGES) -> list[str]:
-    paths = ["/", *[f"/p{i}" for i in range(pages)]]
-    return sorted(srv.url(p, h) for h in range(HOSTS) for p in paths)
-
-
-def _lines(path: Path) -> list[str]:
-    if not path.exists():
-        return []
-    lines = path.read_text("utf-8").splitlines()
-    return [json.loads(line)["url"] for line in lines if line.strip().endswith("}")]
-
-
-def _launch(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """``indexer crawl ARGS`` with extraction inline (no worker pool to start per child)."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "indexer", "crawl", *args],
-        cwd=cwd,
-        env={**(env or os.environ), "INDEXER_EXTRACT_WORKERS": "0"},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def _two_processes(pg_url: str) -> list[str]:
-    """The flags of a 2-process crawl on ``pg_url`` at the tests' delay, one URL per host."""
-    return ["--frontier", pg_url, "--delay", str(DELAY), "--per-host", "1", "--processes", "2"]
-
-
 def test_two_processes_crawl_every_page_once_into_one_out_file_each(
     pg_url: str, tmp_path: Path
 ) -> None:
-    flags = _two_processes(pg_url)
+    flags = two_process_flags(pg_url, DELAY)
     flags += ["--out", "docs.jsonl", "--summary-json", "summary.json", "--data-dir", "d"]
     with FaultServer(HOSTS) as srv:
         seeds = srv.star_site(HOSTS, PAGES, delay=0.01)
-        proc = _launch(*flags, *seeds, cwd=tmp_path)
+        proc = start_crawl(*flags, *seeds, cwd=tmp_path)
         _, err = proc.communicate(timeout=120)
         hits = srv.log()
     assert proc.returncode == 0, err[-3000:]
     fetched = [(h.host, h.path) for h in hits if h.path not in ("/robots.txt", "/sitemap.xml")]
     assert len(fetched) == len(set(fetched)) == HOSTS * (PAGES + 1), "each page fetched once"
-    docs = {i: _lines(tmp_path / f"docs.{i}.jsonl") for i in range(2)}
+    docs = {i: out_lines(tmp_path / f"docs.{i}.jsonl") for i in range(2)}
     assert not (tmp_path / "docs.jsonl").exists()
     assert docs[0] and docs[1], "both processes crawled a share"
-    assert sorted(docs[0] + docs[1]) == _every_page(srv)
+    assert sorted(docs[0] + docs[1]) == srv.star_pages(HOSTS, PAGES)
     summary = json.loads((tmp_path / "summary.json").read_text("utf-8"))
     assert summary["fetched"] == len(fetched) and summary["indexed"] == HOSTS * (PAGES + 1)
     by_process = [p["summary"]["indexed"] for p in summary["processes"]]
@@ -88,13 +58,13 @@ def test_two_processes_crawl_every_page_once_into_one_out_file_each(
 def test_sigterm_stops_every_process_and_resume_finishes_the_run(
     pg_url: str, tmp_path: Path
 ) -> None:
-    flags = _two_processes(pg_url)
+    flags = two_process_flags(pg_url, DELAY)
     flags += ["--out", "docs.jsonl", "--summary-json", "s.json", "--data-dir", "d"]
     with FaultServer(HOSTS) as srv:
         seeds = srv.star_site(HOSTS, PAGES, delay=0.01)
-        proc = _launch(*flags, *seeds, cwd=tmp_path)
+        proc = start_crawl(*flags, *seeds, cwd=tmp_path)
         try:
-            _child_pids(pg_url, proc, time.monotonic() + 60)  # both crawl
+            leaseholder_pids(pg_url, proc, time.monotonic() + 60)  # both crawl
             proc.send_signal(signal.SIGTERM)
             _, err = proc.communicate(timeout=60)
         finally:
@@ -113,11 +83,11 @@ def test_sigterm_stops_every_process_and_resume_finishes_the_run(
                 pass
         with PgFrontierView(pg_url) as view:
             assert [(r.phase, r.finished) for r in view.runs()] == [("interrupted", False)]
-        resumed = _launch(*flags, "--resume", *seeds, cwd=tmp_path)
+        resumed = start_crawl(*flags, "--resume", *seeds, cwd=tmp_path)
         _, err = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, err[-3000:]
-    docs = _lines(tmp_path / "docs.0.jsonl") + _lines(tmp_path / "docs.1.jsonl")
-    assert sorted(docs) == _every_page(srv), "every page once over the two runs' files"
+    docs = out_lines(tmp_path / "docs.0.jsonl") + out_lines(tmp_path / "docs.1.jsonl")
+    assert sorted(docs) == srv.star_pages(HOSTS, PAGES), "every page once over the two runs' files"
     with PgFrontierView(pg_url) as view:
         assert [(r.phase, r.finished) for r in view.runs()] == [("finished", True)]
 
@@ -134,24 +104,6 @@ def test_processes_above_one_need_a_shared_frontier(tmp_path: Path) -> None:
         del os.environ["INDEXER_CRAWL_PROCESSES"]
     assert code == 2 and "frontier.url" in err, err
     assert not (tmp_path / "d").exists(), "refused before any state was made"
-
-
-def _child_pids(pg_url: str, parent: subprocess.Popen[str], deadline: float) -> list[int]:
-    """The pids of the crawl processes holding host leases, once two of them do."""
-    while time.monotonic() < deadline:
-        assert parent.poll() is None, "the launch ended early"
-        with psycopg.connect(pg_url, autocommit=True) as conn:
-            try:
-                rows = conn.execute(
-                    "SELECT DISTINCT owner FROM indexer.host_leases WHERE owner IS NOT NULL"
-                ).fetchall()
-            except psycopg.errors.UndefinedTable:  # the first child is making the schema
-                rows = []
-        pids = sorted({int(str(r[0]).split(":")[-2]) for r in rows})
-        if len(pids) == 2:
-            return pids
-        time.sleep(0.1)
-    raise AssertionError("two children never held hosts at once")
 
 
 def _wait_pages_done_by(pg_url: str, pid: int, more: int, deadline: float) -> None:
@@ -179,13 +131,13 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
     base, core = solr_core
     lease = 2.0
     env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
-    flags = _two_processes(pg_url)
+    flags = two_process_flags(pg_url, DELAY)
     flags += ["--solr", base, "--core", core, "--data-dir", "d", "--summary-json", "s.json"]
     with FaultServer(HOSTS) as srv:
         seeds = srv.star_site(HOSTS, KILL_PAGES, delay=0.01)
-        parent = _launch(*flags, *seeds, cwd=tmp_path, env=env)
+        parent = start_crawl(*flags, *seeds, cwd=tmp_path, env=env)
         try:
-            victim = _child_pids(pg_url, parent, time.monotonic() + 60)[-1]
+            victim = leaseholder_pids(pg_url, parent, time.monotonic() + 60)[-1]
             _wait_pages_done_by(pg_url, victim, 3, time.monotonic() + 60)
             os.kill(victim, signal.SIGKILL)
             _, err = parent.communicate(timeout=150)
@@ -194,11 +146,11 @@ def test_a_child_killed_9_is_taken_over_and_nothing_is_lost_in_solr(
                 parent.kill()
                 parent.wait(10)
     assert parent.returncode == 1, err[-3000:]
-    assert sorted(solr_docs(base, core)) == _every_page(srv, pages=KILL_PAGES), "nothing lost"
+    assert sorted(solr_docs(base, core)) == srv.star_pages(HOSTS, KILL_PAGES), "nothing lost"
     summary: dict[str, Any] = json.loads((tmp_path / "s.json").read_text("utf-8"))
     assert summary["died"] == 1 and f"pid {victim}" in err and "signal 9" in err, err[-2000:]
     first = summary["processes"][0]["summary"]["fetched"]
-    assert first < len(_every_page(srv, pages=KILL_PAGES)), "the killed child had done a share"
+    assert first < len(srv.star_pages(HOSTS, KILL_PAGES)), "the killed child had done a share"
     replacement = [p for p in summary["processes"] if p["replaces"] == victim]
     assert len(replacement) == 1 and replacement[0]["exit_code"] == 0, summary["processes"]
     assert summary["open_outboxes"] == [], "the replacement drained the dead one's outbox"
