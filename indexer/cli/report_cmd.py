@@ -9,11 +9,10 @@ from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.datadir import DataDir
-from indexer.crawl.frontier.members import Member, gone_run, report_lines
+from indexer.crawl.frontier.members import Member, report_lines, run_gone
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
-from indexer.crawl.owner import row_gone
 from indexer.crawl.urls import normalize_url
 from indexer.errors import ConfigError, InvalidURLError
 from indexer.index.outbox import OUTBOX
@@ -92,13 +91,10 @@ def _print_run(view: FrontierView, run: RunRecord) -> None:
 
 
 def _gone(view: FrontierView, run: RunRecord, members: list[Member]) -> bool:
-    """Whether ``run`` is open but its processes are gone (the one that wrote its progress;
-    on the shared frontier every process of it, one without ending)."""
-    open_run = run.exit_code is None and not run.finished
-    if members:
-        return not run.finished and gone_run(members)
-    progress = view.progress.all().get(run.id)
-    return open_run and progress is not None and row_gone(progress.owner) is True
+    """Whether ``run`` is open but its processes are gone (:func:`.members.run_gone`); with
+    one process a run that wrote its exit code (interrupted) ended, though left open."""
+    is_open = not run.finished and (bool(members) or run.exit_code is None)
+    return run_gone(is_open, members, view.progress.all().get(run.id))
 
 
 def _explain(view: FrontierView, url: str) -> int:

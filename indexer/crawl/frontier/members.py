@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from indexer.crawl.frontier.progress import Progress
+from indexer.crawl.owner import row_gone
 
 #: A member's states: it still crawls, it ended (its phase and exit code written), or it is
 #: gone without ending (killed with -9, crashed, its machine lost).
@@ -129,6 +130,18 @@ def gone_run(members: Sequence[Member]) -> bool:
     one is gone)."""
     states = {m.state for m in members}
     return CRAWLING not in states and GONE in states
+
+
+def run_gone(is_open: bool, members: Sequence[Member], progress: Progress | None) -> bool:
+    """Whether an open run (``is_open``) stopped without closing: on the shared frontier
+    (``members``) none of its processes crawls it and one is gone (:func:`gone_run`); with
+    one process, the process that wrote its ``progress`` is gone
+    (:func:`indexer.crawl.owner.row_gone`: killed with -9, out of memory)."""
+    if not is_open:
+        return False
+    if members:
+        return gone_run(members)
+    return progress is not None and row_gone(progress.owner) is True
 
 
 def add_up(run: int, members: Sequence[Member]) -> Progress | None:

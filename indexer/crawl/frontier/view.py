@@ -64,6 +64,10 @@ class FrontierView:
             "FROM urls GROUP BY host, o ORDER BY host, o"
         )
 
+    def members_by_run(self) -> dict[int, list[Member]]:
+        """``{run: its processes}`` for every run (one query; {} here, as :meth:`members`)."""
+        return {}
+
     def runs(self) -> list[RunRecord]:
         """Every run record, oldest first (phase, exit code, reason)."""
         return read_runs(self._db)

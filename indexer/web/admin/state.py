@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.crawl.frontier.browse import UrlFilter, UrlRow
 from indexer.crawl.frontier.history import HistoryEntry
-from indexer.crawl.frontier.members import Member, drain_command, gone_run, tally, to_drain
+from indexer.crawl.frontier.members import Member, drain_command, run_gone, tally, to_drain
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.progress import INTERVAL, Progress
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
-from indexer.crawl.owner import row_gone
 from indexer.errors import StateError
 
 #: A running run's progress older than this many write intervals reads as stale.
@@ -72,9 +71,7 @@ class RunRow:
     def gone(self) -> bool:
         """Not ended by its phase, but the process that wrote it is gone (killed with -9,
         out of memory): it stopped without closing (:mod:`indexer.crawl.owner`)."""
-        if self.members:  # the shared frontier: none crawls it any more, one died
-            return self.running and gone_run(self.members)
-        return self.running and self.progress is not None and row_gone(self.progress.owner) is True
+        return run_gone(self.running, self.members, self.progress)
 
     @property
     def live(self) -> bool:
@@ -104,15 +101,15 @@ def overview(data_dir: Path | None, frontier_url: str = "") -> Overview:
         with _view(data_dir, frontier_url) as view:
             times = view.run_times()
             progress = view.progress.all()
+            members = view.members_by_run()
             rows = [
-                RunRow(r, *times.get(r.id, (None, None)), progress.get(r.id))
+                RunRow(r, *times.get(r.id, (None, None)), progress.get(r.id), members.get(r.id, []))
                 for r in reversed(view.runs())
             ]
-            shown = [replace(r, members=view.members(r.record.id)) for r in rows[:RUNS_SHOWN]]
     except StateError as exc:
         return Overview(problem=str(exc))
     reindex = next((r for r in rows if r.kind == "reindex"), None)
-    return Overview(shown, reindex)
+    return Overview(rows[:RUNS_SHOWN], reindex)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,10 @@ class PgFrontierView(FrontierView):
         """The processes of ``run`` (a row each), in the order they started."""
         return self.run_members.of(run)
 
+    def members_by_run(self) -> dict[int, list[Member]]:
+        """``{run: its processes}`` of every run with member rows, in one query."""
+        return self.run_members.by_run()
+
     def runs(self) -> list[RunRecord]:
         """Every run record, oldest first (phase, exit code, reason)."""
         rows = self._db.execute(
