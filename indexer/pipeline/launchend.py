@@ -18,17 +18,18 @@ if TYPE_CHECKING:
 
 
 def exit_code(launch: Launch) -> int:
-    """130 when stopped by a signal, 1 when a child died (or ended without a code), else the
-    first failing child's code, else the worst."""
+    """The launch's exit code, by the first rule that holds: 130 when stopped by a signal;
+    the first failing child's code when a failure stopped the others (their deaths by our
+    SIGTERM are ours); 1 when a child died by a signal (or ended without a code); else the
+    first failing child's code, else the worst (0 when every child ended 0)."""
     codes = [1 if c.code is None else c.code for c in launch.ended]
     if launch.signals:
         return 130
-    failures = [code for code in codes if code not in (0, 130) and code > 0]
-    if launch.failed and failures:  # the others were stopped for it (a signal is ours)
+    failures = [code for code in codes if code > 0 and code != 130]
+    if launch.failed and failures:
         return failures[0]
     if any(code < 0 for code in codes):
         return 1  # a process died: said in the summary, even when its work was taken over
-    failures = [code for code in codes if code not in (0, 130)]
     return failures[0] if failures else max(codes, default=1)
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from indexer.crawl.frontier.members import drain_command
 from indexer.errors import ConfigError, IndexerError
 from indexer.pipeline.childside import HANDOFF_FLAG, send_handoff, without_value
 from indexer.pipeline.childstreams import LaunchProgress
@@ -151,7 +152,6 @@ class Launch:
     signals: int = 0
     failed: bool = False
     progress: LaunchProgress = field(default_factory=LaunchProgress)
-    replaced: set[int] = field(default_factory=set)  # numbers replaced once already
 
     def start(self, index: int, *, join: bool, replaces: int | None = None) -> Child:
         """Start child ``index`` in a session of its own, hand it the frontier URL by pipe
@@ -207,10 +207,9 @@ class Launch:
         """A child killed by a signal: one replacement of its number after the lease time;
         a number replaced already is left to the others (its outbox named at the end)."""
         log.warning(_DIED, child.index, child.proc.pid, -(child.code or 0))
-        if child.index in self.replaced:
-            log.warning(_NOT_AGAIN, child.index, self.plan.dir_of(child.index))
+        if child.replaces is not None:  # a number is replaced once
+            log.warning(_NOT_AGAIN, child.index, drain_command(str(self.plan.dir_of(child.index))))
             return
-        self.replaced.add(child.index)
         self.due[child.index] = (time.monotonic() + self.plan.lease_seconds + 0.5, child.proc.pid)
 
     def replace_due(self) -> None:
@@ -239,9 +238,7 @@ def _still_open(url: str) -> bool:
 
 
 _DIED = "process %d (pid %d) died by signal %d: its hosts go to the others at lease expiry"
-_NOT_AGAIN = (
-    "process %d is not replaced again: `indexer crawl --join --data-dir %s` drains its outbox"
-)
+_NOT_AGAIN = "process %d is not replaced again: `%s` drains its outbox"
 
 
 def run_processes(

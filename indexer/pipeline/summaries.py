@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from indexer.crawl.frontier.members import drain_command
+from indexer.crawl.frontier.members import drain_command, split_outbox
 from indexer.report import RunStats, format_summary
 
 #: Counters that add up across processes.
@@ -89,7 +89,7 @@ def format_launch(summary: Mapping[str, Any]) -> str:
     if summary.get("died"):
         lines.append(f"{summary['died']} process(es) died: exit 1 (see `indexer report`)")
     for outbox in summary.get("open_outboxes", [])[:5]:
-        machine, _, folder = outbox.partition(":")
+        machine, folder = split_outbox(outbox)
         lines.append(
             f"the run stays open: outbox {outbox} may hold changes "
             f"(`{drain_command(folder)}` on {machine} sends them and finishes the run)"

@@ -60,18 +60,25 @@ class Member:
     @property
     def machine(self) -> str:
         """The machine it ran on (the outbox key's first part)."""
-        return self.outbox.partition(":")[0]
+        return split_outbox(self.outbox)[0]
 
     @property
     def data_dir(self) -> str:
         """Its data directory (the outbox key's second part)."""
-        return self.outbox.partition(":")[2]
+        return split_outbox(self.outbox)[1]
 
     @property
     def pid(self) -> int | None:
         """Its process id, from its owner id (None when that does not read as one)."""
         parts = self.owner.split(":")
         return int(parts[-2]) if len(parts) >= 3 and parts[-2].isdigit() else None
+
+
+def split_outbox(key: str) -> tuple[str, str]:
+    """``(machine, data directory)`` of an outbox key (``machine:dir``,
+    :func:`indexer.crawl.frontier.postgres.runclose.outbox_key`)."""
+    machine, _, folder = key.partition(":")
+    return machine, folder
 
 
 def drain_command(data_dir: str) -> str:

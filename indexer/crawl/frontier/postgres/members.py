@@ -18,7 +18,14 @@ import json
 import time
 from dataclasses import asdict, replace
 
-from indexer.crawl.frontier.members import GONE, Member, add_up, describe, drain_command
+from indexer.crawl.frontier.members import (
+    GONE,
+    Member,
+    add_up,
+    describe,
+    drain_command,
+    split_outbox,
+)
 from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.progress import Progress, ProgressStore, parse, run_outcomes
 from indexer.crawl.owner import row_gone
@@ -195,7 +202,7 @@ def open_lines(waiting: list[tuple[str, int | None]], members: list[Member]) -> 
                 f"on {m.machine} drains it and finishes the run"
             )
         elif pending:
-            machine, _, folder = key.partition(":")
+            machine, folder = split_outbox(key)
             cmd = f"`{drain_command(folder)}` on {machine}"
             lines.append(f"the outbox of {key} holds {pending} changes: {cmd} sends them")
         else:
