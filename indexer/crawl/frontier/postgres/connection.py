@@ -109,11 +109,11 @@ class PgConnection:
 
         ``BEGIN`` is sent with the transaction's first statement, in one round trip
         (psycopg's pipeline mode); a transaction without statements sends nothing."""
-        if parameters is None and sql in _TRANSACTION_WORDS and (sql == "BEGIN" or self._begin):
-            self._begin = sql == "BEGIN"
-            return self._conn.cursor()
         query = sql if parameters is None else to_pyformat(sql)
         with self._statement():
+            if parameters is None and sql in _TRANSACTION_WORDS and (sql == "BEGIN" or self._begin):
+                self._begin = sql == "BEGIN"
+                return self._conn.cursor()
             if not self._begin:
                 return self._conn.cursor().execute(query, parameters)
             self._begin = False
@@ -123,8 +123,8 @@ class PgConnection:
 
     def executemany(self, sql: str, parameters: Iterable[Any], /) -> psycopg.Cursor[Any]:
         """Run one statement once per parameter row."""
-        cur = self._conn.cursor()
         with self._statement():
+            cur = self._conn.cursor()
             self._send_begin()
             cur.executemany(to_pyformat(sql), parameters)
         return cur
@@ -138,7 +138,9 @@ class PgConnection:
     @contextlib.contextmanager
     def _statement(self) -> Iterator[None]:
         """Around one statement: raise :attr:`lost` again, else watch for a stall while it
-        runs; driver errors leave translated (:meth:`_translate`)."""
+        runs; driver errors leave translated (:meth:`_translate`). Every call into
+        psycopg, also a cursor's creation, runs inside it: on a closed connection that
+        raises too."""
         self._sending()
         try:
             yield
