@@ -110,16 +110,19 @@ class PermanentFetchError(FetchError):
 
 
 class RedirectQueued(FetchError):
-    """A redirect hop left to the frontier instead of being followed: on a frontier shared
-    by several crawl processes, a hop to another host (:mod:`indexer.crawl.hops`).
+    """A redirect hop left to the frontier instead of being followed
+    (:mod:`indexer.crawl.hops`): on a frontier shared by several crawl processes a hop to
+    another host, on any frontier a hop to a URL already fetched in this run.
 
     Args:
-        target: the normalized redirect target, to be queued for its host's lease holder.
+        target: the normalized redirect target, queued (a no-op for a URL already seen).
+        note: why it was not followed, after ``redirected to TARGET;`` in the reason.
     """
 
-    def __init__(self, url: str, target: str) -> None:
-        super().__init__(url, Outcome.REDIRECTED, f"redirected to {target}")
+    def __init__(self, url: str, target: str, note: str) -> None:
+        super().__init__(url, Outcome.REDIRECTED, f"redirected to {target}; {note}")
         self.target = target
+        self.note = note
 
 
 class InvalidURLError(IndexerError):

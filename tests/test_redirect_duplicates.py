@@ -1,4 +1,4 @@
-"""A page reached both directly and through a redirect is indexed once."""
+"""A page reached both directly and through a redirect is indexed once, and fetched once."""
 
 from __future__ import annotations
 
@@ -19,6 +19,32 @@ async def test_redirect_target_is_indexed_once(tmp_path: Path, links: list[str])
     urls = [doc["url"] for doc in run.docs]
     assert sorted(urls) == sorted(set(urls)) == [srv.url("/"), srv.url("/a")]
     assert run.stats.indexed == 2
+    if links[0] == "/a":  # fetched already when the redirect names it: not requested again
+        assert srv.paths().count("/a") == 1, f"the target fetched twice: {srv.paths()}"
+        outcome, reason = run.outcomes[srv.url("/r")]
+        assert outcome == "redirected" and "already fetched in this run" in reason, reason
+
+
+@pytest.mark.parametrize(("before", "per_host"), [(8, 1), (12, 2)])
+async def test_a_target_fetched_through_a_redirect_is_not_fetched_again(
+    tmp_path: Path, before: int, per_host: int
+) -> None:
+    """``/r`` redirects to ``/a`` and ``/a`` is queued too: either is fetched first, or both
+    are claimed at once (two per host), and ``/a`` is requested once. ``before`` pages
+    first: past the host's first pages, whose documents are held back
+    (:data:`~indexer.pipeline.sitewide.HOLD_PAGES`). Not covered: ``/r`` among them and
+    fetched before ``/a`` is claimed (ARCHITECTURE.md, redirects)."""
+    with FaultServer() as srv:
+        others = [f"/p{i}" for i in range(before)]
+        srv.page("/", "home", [*others, "/r", "/a"])
+        for i, path in enumerate(others):
+            srv.route(path, Reply(body=html(f"page {i}", f"本文その{i}です。" * 20)))
+        srv.route("/a", Reply(body=html("target page")))
+        srv.route("/r", Reply(301, headers={"Location": "/a"}))
+        run = await crawl([srv.url("/")], tmp_path, fetch__per_host=per_host)
+    assert srv.paths().count("/a") == 1, f"the target fetched twice: {srv.paths()}"
+    assert run.outcomes[srv.url("/a")][0] == "indexed", run.outcomes
+    assert [d["url"] for d in run.docs].count(srv.url("/a")) == 1
 
 
 async def test_redirect_target_loses_session_parameters(tmp_path: Path) -> None:

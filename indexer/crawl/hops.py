@@ -6,13 +6,16 @@ to :meth:`RedirectHops.check` before requesting it. In order:
 1. a login page ends the URL ``login-required`` (before the scope: SSO lives on another
    host; :mod:`indexer.crawl.login`);
 2. a target outside the crawl's scope ends it ``out-of-scope``;
-3. on a frontier shared by several crawl processes (``Frontier.shared``), a target on
+3. a target already reached in this run (fetched under its own URL or through another
+   redirect), or claimed or being fetched by another visit, is not requested again:
+   :class:`RedirectQueued` ends the URL ``redirected`` (no page is fetched twice in a run);
+4. on a frontier shared by several crawl processes (``Frontier.shared``), a target on
    another host than the URL's own is not requested here: :class:`RedirectQueued` ends the
    URL ``redirected`` and the target is queued, so that the target host's lease holder
    fetches it at that host's pace (issue #20: "another process never shortens a host's
    gap"; the choice is argued in ARCHITECTURE.md, politeness). Hops within the URL's own
    host, whose lease this visit's claim holds, are followed as on one process;
-4. the target's robots.txt (RFC 9309): read at the target host's politeness turn when not
+5. the target's robots.txt (RFC 9309): read at the target host's politeness turn when not
    yet cached, its Crawl-delay applied to that host before the hop's own request; an
    unavailable one makes the URL retry later, a disallowing one ends it
    ``robots-disallowed``.
@@ -20,6 +23,7 @@ to :meth:`RedirectHops.check` before requesting it. In order:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from indexer.crawl.login import LoginRules
@@ -30,19 +34,21 @@ from indexer.crawl.urls import host_of
 from indexer.errors import PermanentFetchError, RedirectQueued, RetryableFetchError
 from indexer.outcomes import Outcome
 
-#: The note after ``redirected to URL`` of a hop left to the frontier.
+#: The note after ``redirected to URL`` of a hop left to the target host's lease holder.
 QUEUED_NOTE = "queued for its host's lease holder"
+#: The note after ``redirected to URL`` of a hop to a URL already reached in this run.
+REACHED_NOTE = "already fetched in this run"
 
 
-def queued_outcome(login: LoginRules, target: str) -> tuple[Outcome, str]:
-    """``(outcome, reason)`` of a URL whose hop to ``target`` was queued
+def queued_outcome(login: LoginRules, hop: RedirectQueued) -> tuple[Outcome, str]:
+    """``(outcome, reason)`` of a URL whose hop was left to the frontier
     (:class:`RedirectQueued`): ``redirected``, or ``login-required`` for a login URL (as a
     followed hop is judged, :meth:`LoginRules.judge`; a login page known only by its
     password form is seen by the target's own visit, ``login-page``)."""
-    if login.is_login_url(target):
-        login.learn(target)
-        return Outcome.LOGIN_REQUIRED, f"redirects to the login page {target}; {QUEUED_NOTE}"
-    return Outcome.REDIRECTED, f"redirected to {target}; {QUEUED_NOTE}"
+    if login.is_login_url(hop.target):
+        login.learn(hop.target)
+        return Outcome.LOGIN_REQUIRED, f"redirects to the login page {hop.target}; {hop.note}"
+    return Outcome.REDIRECTED, hop.reason
 
 
 def holder_may_fetch(url: str, held: str, shared: bool) -> bool:
@@ -51,6 +57,25 @@ def holder_may_fetch(url: str, held: str, shared: bool) -> bool:
     same host, since every request to a host comes from that host's lease holder (its gap is
     kept in the lease row, ARCHITECTURE.md)."""
     return not shared or host_of(url) == host_of(held)
+
+
+async def ask_robots(
+    robots: RobotsCache, politeness: Politeness, url: str
+) -> tuple[bool, str, float | None]:
+    """robots.txt's answer for ``url`` (RFC 9309), read at its host's politeness turn when
+    not cached (robots.txt is a request to the host too); its Crawl-delay is applied to the
+    host before the URL's own request.
+
+    Returns:
+        ``(allowed, reason, retry_at)``: ``retry_at`` (epoch s) when robots.txt is
+        unavailable (RFC 9309 §2.3.1.4: the host's server errors, try later), else None.
+    """
+    host = host_of(url)
+    if not robots.is_cached(url):
+        await politeness.turn(host)
+    allowed, reason = await robots.allowed(url)
+    politeness.set_crawl_delay(host, await robots.crawl_delay(url))
+    return allowed, reason, robots.unavailable_until(url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +87,9 @@ class RedirectHops:
         robots: the robots.txt cache; politeness: the per-host slots of this process.
         shared: the frontier is shared by several crawl processes (hops to other hosts are
             queued, not followed).
+        reached: whether a URL was reached or claimed in this run (``Frontier.taken_now``)
+            or is being fetched by a visit of this process
+            (:class:`~indexer.pipeline.inflight.VisitsInFlight`).
     """
 
     login: LoginRules
@@ -69,6 +97,7 @@ class RedirectHops:
     robots: RobotsCache
     politeness: Politeness
     shared: bool
+    reached: Callable[[str], bool]
 
     async def check(self, first: str, target: str) -> None:
         """Check the hop of ``first``'s fetch to ``target`` (both normalized URLs).
@@ -76,23 +105,22 @@ class RedirectHops:
         Raises:
             PermanentFetchError: ``login-required``, ``out-of-scope``, ``robots-disallowed``.
             RetryableFetchError: ``robots-unavailable`` (the target's host is down).
-            RedirectQueued: a shared frontier and ``target`` on another host.
+            RedirectQueued: ``target`` reached in this run already, or a shared frontier
+                and ``target`` on another host.
         """
         if self.login.stops_redirect(target):  # before scope: SSO lives on another host
             raise PermanentFetchError(first, Outcome.LOGIN_REQUIRED, f"redirect to login {target}")
         if not self.scope.allows(target):
             raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
-        host = host_of(target)
+        if target != first and self.reached(target):
+            raise RedirectQueued(first, target, REACHED_NOTE)
         if not holder_may_fetch(target, first, self.shared):
-            raise RedirectQueued(first, target)
-        if not self.robots.is_cached(target):  # robots.txt is a request to the host too
-            await self.politeness.turn(host)
-        allowed, reason = await self.robots.allowed(target)
-        if self.robots.unavailable_until(target) is not None:  # its host is down: try later
+            raise RedirectQueued(first, target, QUEUED_NOTE)
+        allowed, reason, retry_at = await ask_robots(self.robots, self.politeness, target)
+        if retry_at is not None:  # its host is down: try later
             raise RetryableFetchError(
                 first, Outcome.ROBOTS_UNAVAILABLE, f"redirect to {target}: {reason}"
             )
-        self.politeness.set_crawl_delay(host, await self.robots.crawl_delay(target))
         if not allowed:
             raise PermanentFetchError(
                 first, Outcome.ROBOTS_DISALLOWED, f"redirect to {target}: {reason}"

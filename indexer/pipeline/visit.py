@@ -1,7 +1,7 @@
 """One URL's visit: robots.txt, fetch, decode and extract off the loop, then the verdict.
 
-1. robots.txt is asked (:mod:`indexer.crawl.robots`); an unavailable one defers the URL,
-   a disallowing one ends it; the host's sitemaps are read once per origin and run.
+1. robots.txt is asked (:mod:`.hostentry`); an unavailable one defers the URL, a
+   disallowing one ends it; the host's sitemaps are read once per origin and run.
 2. :mod:`indexer.crawl.fetch` downloads it (redirect hops by :mod:`indexer.crawl.hops`: on a
    shared frontier a hop to another host is queued; conditional GET with the stored
    validators unless the document left the index). A retryable failure is scheduled again
@@ -34,10 +34,10 @@ from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
 from indexer.crawl.politeness import HostSlot, Politeness
 from indexer.crawl.retry import RetryPolicy, decide
-from indexer.crawl.robots import NETWORK_FAILURES, RobotsCache
+from indexer.crawl.robots import RobotsCache
 from indexer.crawl.scope import Scope
-from indexer.crawl.sitemaps import SitemapReader, SitemapsRead, fetchable
-from indexer.crawl.urls import SiteAliases, host_of, normalize_url, origin_of
+from indexer.crawl.sitemaps import SitemapReader
+from indexer.crawl.urls import SiteAliases, host_of, normalize_url
 from indexer.errors import (
     FetchError,
     IndexerError,
@@ -55,6 +55,8 @@ from indexer.outcomes import Outcome
 from indexer.pipeline.documents import NO_LEARNING, process_response
 from indexer.pipeline.docworkers import DocumentWorkers
 from indexer.pipeline.grace import deletes_at_once
+from indexer.pipeline.hostentry import HostEntry
+from indexer.pipeline.inflight import InFlight, VisitsInFlight
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.page import ProcessedPage
@@ -116,7 +118,7 @@ class Visitor:
     on_fatal: Callable[[IndexerError], None] | None = None
     follow_links: bool = True
     learning: SiteLearning | None = None
-    _sitemaps_read: SitemapsRead = field(default_factory=SitemapsRead)
+    in_flight: VisitsInFlight = field(default_factory=VisitsInFlight)
 
     @property
     def frontier(self) -> Frontier:
@@ -129,9 +131,12 @@ class Visitor:
         Cancellation releases the URL back to the queue (a stopped run resumes it); a slow
         parse holds no other URL of the host (its slot is left once the response is in).
         """
-        slot = HostSlot(self.politeness, claimed.host)
+        slot, mine = HostSlot(self.politeness, claimed.host), None
         try:
-            await self._visit(claimed, slot)
+            if await self._fetched_by_redirect(claimed.url):
+                return
+            mine = self.in_flight.enter(claimed.url)
+            await self._visit(claimed, slot, mine)
         except asyncio.CancelledError:
             with contextlib.suppress(StateError, StorageError):  # stopping: --resume queues it
                 self.frontier.release(claimed.url)
@@ -146,6 +151,13 @@ class Visitor:
             self.ledger.finish(claimed.url, Outcome.INTERNAL_ERROR, reason)
         finally:
             slot.leave()
+            if mine is not None:
+                self.in_flight.leave(mine)
+
+    async def _fetched_by_redirect(self, url: str) -> bool:
+        """Whether a running visit's redirect fetched ``url`` and, once that visit ended,
+        reached it in this run (its document is sent: nothing to do, :mod:`.inflight`)."""
+        return await self.in_flight.wait_for_other(url) and self.frontier.reached_now(url)
 
     def _in_index(self, claimed: Claimed) -> bool:
         """Whether the document is in the index as stored (not left it, not to be re-sent)."""
@@ -158,23 +170,43 @@ class Visitor:
             return Validators()
         return Validators(claimed.etag, claimed.last_modified)
 
-    async def _visit(self, claimed: Claimed, slot: HostSlot) -> None:
-        url, shared = claimed.url, self.frontier.shared is not None
-        hops = RedirectHops(self.login, self.scope, self.clients.robots, self.politeness, shared)
+    @functools.cached_property
+    def _hops(self) -> RedirectHops:
+        """The crawl's redirect hop rules (:mod:`indexer.crawl.hops`)."""
+        shared = self.frontier.shared is not None
+        reached = lambda u: u in self.in_flight or self.frontier.taken_now(u)  # noqa: E731
+        robots = self.clients.robots
+        return RedirectHops(self.login, self.scope, robots, self.politeness, shared, reached)
+
+    @functools.cached_property
+    def _entry(self) -> HostEntry:
+        """robots.txt and sitemaps before a request (:mod:`.hostentry`)."""
+        settings, ledger, clients = self.settings, self.ledger, self.clients
+        robots, sitemaps = clients.robots, clients.sitemaps
+        args = (settings, ledger, self.politeness, self.scope, robots, sitemaps, self.enqueue)
+        return HostEntry(*args)
+
+    async def _hop(self, url: str, target: str, mine: InFlight) -> None:
+        """Check a redirect hop (:meth:`RedirectHops.check`); a followed one is this visit's."""
+        await self._hops.check(url, target)
+        self.in_flight.reached(target, mine)
+
+    async def _visit(self, claimed: Claimed, slot: HostSlot, mine: InFlight) -> None:
+        url = claimed.url
         if self.host_failures.failing(claimed.host):
             self.ledger.finish(url, Outcome.HOST_FAILING, self.host_failures.reason(claimed.host))
             return
-        if not await self._robots_allow(claimed):
+        if not await self._entry.allows(claimed):
             return
         try:
             fetched = await self.clients.fetcher.fetch(
                 url,
                 self._validators(claimed),
-                check_hop=lambda target: hops.check(url, target),
+                check_hop=lambda target: self._hop(url, target, mine),
                 before_request=lambda u: self.politeness.turn(host_of(u)),
             )
         except RedirectQueued as exc:
-            self._queue_hop(claimed, exc.target)
+            self._queue_hop(claimed, exc)
             return
         except RetryableFetchError as exc:
             self.ledger.stats.fetched += 1
@@ -223,51 +255,14 @@ class Visitor:
             verdict = judge(facts, obey_noindex=obey, skip_unchanged=skip)
             self._apply(claimed, fetched, facts, verdict)
 
-    async def _robots_allow(self, claimed: Claimed) -> bool:
-        """Whether robots.txt allows the URL; an unavailable robots.txt defers it."""
-        url, host, robots = claimed.url, claimed.host, self.clients.robots
-        if not robots.is_cached(url):
-            await self.politeness.turn(host)
-        allowed, reason = await robots.allowed(url)
-        self.politeness.set_crawl_delay(host, await robots.crawl_delay(url))
-        retry_at = robots.unavailable_until(url)
-        if retry_at is not None and claimed.attempts + 1 < self.settings.fetch.max_attempts:
-            self.ledger.stats.retries[Outcome.ROBOTS_UNAVAILABLE] += 1
-            self.frontier.retry_later(url, retry_at, reason)
-            return False
-        if not allowed:
-            failure = robots.failure(url)
-            if failure in NETWORK_FAILURES:
-                self.ledger.finish(url, failure, f"host unreachable: {reason}")
-            else:
-                self.ledger.finish(url, Outcome.ROBOTS_DISALLOWED, reason)
-            return False
-        await self._discover_sitemaps(url)
-        return True
-
-    async def _discover_sitemaps(self, url: str) -> None:
-        """Queue the URLs of the host's sitemaps, once per origin and run (depth 1), across
-        processes and resumes too (:class:`~indexer.crawl.sitemaps.SitemapsRead`)."""
-        origin = origin_of(url)
-        if not self.settings.crawl.sitemaps or not self._sitemaps_read.due(origin, self.frontier):
-            return
-        listed = await self.clients.robots.sitemaps(url)
-        allows = fetchable(origin, self.scope.allows, self.frontier.shared is not None)
-        pages = self.clients.sitemaps.page_urls(
-            origin, listed, allows, lambda u: self.politeness.turn(host_of(u))
-        )
-        async for batch in pages:
-            self.enqueue(batch, 1)
-        self._sitemaps_read.done(origin, self.frontier)
-
-    def _queue_hop(self, claimed: Claimed, target: str) -> None:
-        """A hop to another host of a shared frontier (:mod:`indexer.crawl.hops`): the URL ends
-        (not reached: nothing sent for it), its target is queued at its depth."""
+    def _queue_hop(self, claimed: Claimed, hop: RedirectQueued) -> None:
+        """A hop left to the frontier (:mod:`indexer.crawl.hops`): the URL ends (not reached:
+        nothing sent for it), its target is queued at its depth (a no-op once seen)."""
         self.ledger.stats.fetched += 1
         self._observe(claimed.host, False)
-        self.aliases.learn(claimed.url, target)
-        self.enqueue([target], claimed.depth)
-        self.ledger.finish(claimed.url, *queued_outcome(self.login, target))
+        self.aliases.learn(claimed.url, hop.target)
+        self.enqueue([hop.target], claimed.depth)
+        self.ledger.finish(claimed.url, *queued_outcome(self.login, hop))
 
     def _retry(self, claimed: Claimed, exc: RetryableFetchError) -> None:
         if exc.retry_after is not None:

@@ -149,6 +149,10 @@ class RecrawlRecords(Protocol):
         """Whether ``url`` was reached in this run."""
         ...
 
+    def taken_now(self, url: str) -> bool:
+        """Whether ``url`` was reached in this run or is claimed (being fetched) in it."""
+        ...
+
     def record_reached(self, url: str, host: str, depth: int, reason: str) -> bool:
         """Record ``url`` as indexed in this run, reached by a redirect."""
         ...

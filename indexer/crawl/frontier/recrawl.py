@@ -55,6 +55,32 @@ class RecrawlRecords:
                 self._db.execute(f"ALTER TABLE urls ADD COLUMN {name} {kind}")
         self._db.execute("CREATE INDEX IF NOT EXISTS urls_run_hash ON urls (host, run_hash)")
 
+    def same_content(self, digest: str, host: str, url: str) -> str | None:
+        """Another URL of ``host`` reached in this run with main-content hash ``digest``."""
+        row = self._db.execute(
+            "SELECT url FROM urls WHERE content_hash=? AND host=? AND reached_run=? "
+            "AND state='done' AND url != ? LIMIT 1",
+            (digest, host, self.run, url),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def reached_now(self, url: str) -> bool:
+        """Whether ``url`` was already reached (indexed, unchanged, …) in the current run."""
+        row = self._db.execute(
+            "SELECT 1 FROM urls WHERE url=? AND reached_run=? AND state='done'", (url, self.run)
+        ).fetchone()
+        return row is not None
+
+    def taken_now(self, url: str) -> bool:
+        """Whether ``url`` was reached in this run or is claimed in it (being fetched, or
+        fetched and its document held for the site-wide verdict)."""
+        row = self._db.execute(
+            "SELECT 1 FROM urls WHERE url=? AND ((reached_run=? AND state='done') "
+            "OR (fetched_run=? AND state='fetching'))",
+            (url, self.run, self.run),
+        ).fetchone()
+        return row is not None
+
     def finish_reached(
         self, url: str, outcome: str, reason: str, fields: tuple[str | None, str | None, str | None]
     ) -> None:

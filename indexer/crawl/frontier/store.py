@@ -253,22 +253,6 @@ class Frontier(RecrawlRecords, GroupedCommits, OutboxRecord):
                 (outcome, reason, time.time(), url),
             )
 
-    def same_content(self, digest: str, host: str, url: str) -> str | None:
-        """Another URL of ``host`` reached in this run with main-content hash ``digest``."""
-        row = self._db.execute(
-            "SELECT url FROM urls WHERE content_hash=? AND host=? AND reached_run=? "
-            "AND state='done' AND url != ? LIMIT 1",
-            (digest, host, self.run, url),
-        ).fetchone()
-        return None if row is None else str(row[0])
-
-    def reached_now(self, url: str) -> bool:
-        """Whether ``url`` was already reached (indexed, unchanged, …) in the current run."""
-        row = self._db.execute(
-            "SELECT 1 FROM urls WHERE url=? AND reached_run=? AND state='done'", (url, self.run)
-        ).fetchone()
-        return row is not None
-
     def record_reached(self, url: str, host: str, depth: int, reason: str) -> bool:
         """Record ``url`` as indexed in this run, reached by a redirect from another URL.
 
