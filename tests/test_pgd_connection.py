@@ -90,4 +90,3 @@ def test_a_refused_login_is_no_lost_connection(pg_url: str) -> None:
         PgConnection(pg_url.rsplit("/", 1)[0] + "/no_such_db", "public")
     assert not isinstance(refused.value, FrontierLostError)
     assert "cannot connect to PostgreSQL" in str(refused.value)
-
