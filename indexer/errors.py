@@ -4,10 +4,11 @@
 
     IndexerError                     root: everything this package raises on purpose
     ├── ConfigError                  bad settings or usage; names the setting (CLI exit 2)
+    │   └── NoOpenRunError           --join found no open run on the shared frontier
     ├── FetchError                   one URL could not be fetched (carries url, outcome, reason)
     │   ├── RetryableFetchError      timeouts, resets, 408/429/5xx: try again later
     │   ├── PermanentFetchError      other 4xx, too large, wrong type, bad URL: give up
-    │   └── RedirectQueued           a hop to another host of a shared frontier: queued
+    │   └── RedirectQueued           a hop not followed: another host's (shared), or fetched
     ├── InvalidURLError              unparseable or unfetchable URL (carries its outcome)
     ├── ExtractError                 a page could not be parsed for main content
     │   ├── DocumentError            a document ends with an outcome (parse-error, no-text …)
@@ -17,7 +18,6 @@
     │   └── FrontierLostError        the shared frontier's database went away mid-run
     ├── QueryError                   a search query that is not searched (empty, too long)
     ├── StorageError                 a state or output file cannot be written: disk full (exit 1)
-    ├── QueryError                   a search query that is not searched (empty, too long)
     └── SolrError                    anything Solr-side
         ├── SolrUnavailableError     Solr unreachable or 5xx: retry, apply back-pressure
         ├── SolrRejectedError        Solr answered 4xx (carries the status)
