@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
-import signal
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -22,6 +20,7 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.cli.progress import ProgressDisplay
+from indexer.cli.stoppable import run_stoppable
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, resumed_scope, save_scope, scope_of
@@ -238,19 +237,9 @@ def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
 
 
 def _crawl(crawler: Crawler, options: CrawlOptions, args: argparse.Namespace) -> RunStats:
-    """Run the crawl's event loop; when the shared frontier went away, print what was done
-    before ``main()`` prints the one line (exit 2, as for a broken state file)."""
-    try:
-        return asyncio.run(_run_with_signals(crawler, options))
-    except FrontierLostError:
-        _report(crawler.stats, args, interrupted=False)
-        raise
-    finally:  # the loop's end left SIGTERM at its default (a death by signal): as main() has
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
-
-
-async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats:
-    loop = asyncio.get_running_loop()
+    """Run the crawl's event loop (a signal stops it, :mod:`.stoppable`); when the shared
+    frontier went away, print what was done before ``main()`` prints the one line (exit 2,
+    as for a broken state file)."""
 
     def stop() -> None:
         if options.stop.is_set():
@@ -261,9 +250,11 @@ async def _run_with_signals(crawler: Crawler, options: CrawlOptions) -> RunStats
         )
         options.stop.set()
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop)
-    return await crawler.run()
+    try:
+        return run_stoppable(crawler.run(), stop)
+    except FrontierLostError:
+        _report(crawler.stats, args, interrupted=False)
+        raise
 
 
 def check_output_paths(out: Path | None, summary: Path | None, data_dir: Path) -> None:

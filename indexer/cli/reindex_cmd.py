@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import signal
 import sys
-from collections.abc import Coroutine
+from collections.abc import Callable
 from typing import Any
 
 from indexer.cli.options import (
@@ -19,6 +18,7 @@ from indexer.cli.options import (
     load_from_args,
     solr_flags,
 )
+from indexer.cli.stoppable import run_stoppable
 from indexer.errors import ConfigError
 from indexer.pipeline.phases import StopEvent, abort
 from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"action": action, "id": doc_id}, ensure_ascii=False), flush=True)
 
     on_change = print_change if args.dry_run else None
-    result = asyncio.run(_with_signals(reindex(loaded.settings, on_change=on_change, job=job), job))
+    result = run_stoppable(reindex(loaded.settings, on_change=on_change, job=job), _on_signal(job))
     _print_scope(result, args.dry_run)
     if args.dry_run:
         print(json.dumps(_summary_line(result, counts), ensure_ascii=False), flush=True)
@@ -137,12 +137,9 @@ def _job(args: argparse.Namespace, loaded: LoadedSettings) -> ReindexJob:
     )
 
 
-async def _with_signals(
-    job_run: Coroutine[Any, Any, ReindexResult], job: ReindexJob
-) -> ReindexResult:
-    """Run the job with SIGINT and SIGTERM setting its stop (systemd and ``timeout`` send
-    SIGTERM): the run ends ``interrupted`` within the stop budget; a second signal aborts."""
-    loop = asyncio.get_running_loop()
+def _on_signal(job: ReindexJob) -> Callable[[], None]:
+    """SIGINT and SIGTERM during the job (:mod:`.stoppable`): the run ends ``interrupted``
+    within the stop budget; a second signal aborts."""
     stop = job.stop
 
     def on_signal() -> None:
@@ -151,9 +148,7 @@ async def _with_signals(
         print("indexer: stopping within 5 s; nothing is deleted (again to abort)", file=sys.stderr)
         stop.set()
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, on_signal)
-    return await job_run
+    return on_signal
 
 
 def _print_refusals(result: ReindexResult, force: bool, dry_run: bool) -> None:
