@@ -48,7 +48,7 @@ from indexer.pipeline.childstreams import LaunchProgress
 from indexer.pipeline.launchend import exit_code, summary
 from indexer.pipeline.launchstate import run_open, wait_open
 from indexer.report import RunStats
-from indexer.settings import Settings
+from indexer.settings import Settings, env_name
 
 log = logging.getLogger("indexer")
 
@@ -59,7 +59,7 @@ OPEN_TIMEOUT = 120.0
 #: Seconds between two progress lines of the parent.
 SHOW_EVERY = 1.0
 #: The environment variable of ``frontier.url`` (handed to the children by pipe instead).
-FRONTIER_ENV = "INDEXER_FRONTIER_URL"
+FRONTIER_ENV = env_name("frontier", "url")
 
 
 def require_frontier(settings: Settings) -> None:
