@@ -288,7 +288,7 @@ def main() -> int:
         "--delay-pages",
         type=int,
         default=None,
-        help="pg: pages a host at the known delay (default 30; the issue's site: 300)",
+        help=f"pg: pages a host at the known delay (default {DELAY_PAGES}; the issue's: 300)",
     )
     parser.add_argument("--delay-only", action="store_true", help="pg: the delay part alone")
     parser.add_argument("--trivial", nargs=3, type=int, help=argparse.SUPPRESS)

@@ -10,7 +10,8 @@ what scales.
   first has opened the run), ``--out --delay 0 --per-host 1 --concurrency 64``; pages/s over
   the wall time of the command (goal: 2 processes >= 1.6 × 1), CPU-ms per page of the whole
   process tree, pages fetched twice (from the server's log: goal 0);
-- delay: 2 processes at ``--delay 0.5`` over ``hosts`` × 30 pages: pages/s over the span of
+- delay: 2 processes at ``--delay 0.5`` over ``hosts`` × ``--delay-pages`` pages (default
+  :data:`DELAY_PAGES`; the issue's site has 300): pages/s over the span of
   the server's log against the bound ``hosts / 0.5`` (goal >= 0.95) and the smallest gap
   between request starts on one host (goal: not below the delay). The span runs from the
   first request to the last one of any host, plus one delay (N requests a delay apart fill
