@@ -116,7 +116,12 @@ class Cluster:
 
     def start(self) -> None:
         """Start the postmaster again after it was stopped (any shutdown mode, or killed
-        with -9: a few tries while its old backends exit)."""
+        with -9: a few tries while its old backends exit).
+
+        Raises:
+            subprocess.CalledProcessError: ``pg_ctl start`` failed 20 times, 0.5 s apart
+                (the last failure, its output attached).
+        """
         for attempt in range(20):
             try:
                 _pg_ctl_start(self, _run_as())

@@ -2,8 +2,8 @@
 
 A robots.txt Crawl-delay governs every request to its host, the sitemap included (on both
 frontier backends); after a takeover (the holder killed with -9, its lease expired) the
-process taking the host over reads robots.txt again at the host's pace but not the sitemap,
-which was read once in the run. The server's log is the judge."""
+process taking the host over reads neither robots.txt (its answer is kept for the run in the
+shared ``meta``) nor the sitemap (read once in the run). The server's log is the judge."""
 
 from __future__ import annotations
 
@@ -68,8 +68,9 @@ def test_a_takeover_reads_neither_robots_txt_nor_the_sitemap_again(
     pg_url: str, tmp_path: Path
 ) -> None:
     """A reads robots.txt and the sitemap and is killed -9; B joins and takes the host
-    over when A's lease expires: robots.txt is read again (B's cache is its own), at the
-    host's pace, the sitemap not; every page is written once by one of them."""
+    over when A's lease expires: it reads neither again (robots.txt's answer is the run's,
+    ``postgres/robots_share.py``), keeps the host's pace, and every page is written once
+    by one of them."""
     lease, delay, pages = 2.0, 0.2, 30
     env = {**os.environ, "INDEXER_FRONTIER_LEASE_SECONDS": str(lease)}
     env["INDEXER_EXTRACT_WORKERS"] = "0"
