@@ -53,7 +53,8 @@ CREATE TABLE IF NOT EXISTS runs (
 LATER_INDEXES = "CREATE INDEX IF NOT EXISTS urls_due ON urls (host, state, run, next_fetch)"
 #: The hosts with a URL queued in run ``:run``, in order: a skip scan of ``urls_state``
 #: (``state, host``; the PostgreSQL schema has it too), one index lookup per host rather
-#: than a read of every queued URL.
+#: than a read of every queued URL; rows an older (killed) run left queued are read past
+#: one by one (the index has no ``run``), a cost only while such rows exist.
 HOSTS_QUEUED = (
     "WITH RECURSIVE h(host) AS (SELECT MIN(host) FROM urls WHERE state='queued' AND run=:run "
     "UNION ALL SELECT (SELECT MIN(host) FROM urls WHERE state='queued' AND run=:run AND "

@@ -180,8 +180,8 @@ class Frontier(RecrawlRecords, GroupedCommits, OutboxRecord):
         return added
 
     def hosts_with_queued(self) -> list[str]:
-        """Hosts that have at least one URL queued in this run, in order (one index lookup
-        per host: a shared frontier asks every few seconds, ``schema.HOSTS_QUEUED``)."""
+        """Hosts that have at least one URL queued in this run, in order (about one index
+        lookup per host: a shared frontier asks every few seconds, ``schema.HOSTS_QUEUED``)."""
         rows = self._db.execute(HOSTS_QUEUED, {"run": self.run})
         return [r[0] for r in rows if r[0] is not None]
 
