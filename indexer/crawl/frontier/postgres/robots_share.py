@@ -6,8 +6,9 @@ host's politeness slots (a delay). :class:`SharedRobots` keeps, in the shared ``
 table, the robots.txt answer the first process got in the run (``robots:ORIGIN``: the run,
 the status and the text; only answers that give rules, 2xx and 4xx, RFC 9309 §2.3.1 — an
 unavailable one is tried again by each process as before), so that it is fetched once per
-run by whichever process asks first. One row per origin, overwritten by the next run; one
-query per origin and process. Sitemaps are read once per run by
+run by whichever process asks first. One row per origin, overwritten by the next run; at
+most two reads per origin and process (before the host's politeness turn, and again after
+it, since another process may have fetched it meanwhile) and one write. Sitemaps are read once per run by
 :class:`indexer.crawl.sitemaps.SitemapsRead` (a mark of its own in ``meta``).
 """
 
@@ -26,7 +27,7 @@ _PUT = (
 
 
 class SharedRobots:
-    """The run's robots.txt answers and sitemap reads, per origin (``scheme://host[:port]``).
+    """The run's robots.txt answers, per origin (``scheme://host[:port]``).
 
     Args:
         db: the shared frontier's connection (its ``meta`` table).
