@@ -8,8 +8,8 @@ the status and the text; only answers that give rules, 2xx and 4xx, RFC 9309 §2
 unavailable one is tried again by each process as before), so that it is fetched once per
 run by whichever process asks first. One row per origin, overwritten by the next run; at
 most two reads per origin and process (before the host's politeness turn, and again after
-it, since another process may have fetched it meanwhile) and one write. Sitemaps are read once per run by
-:class:`indexer.crawl.sitemaps.SitemapsRead` (a mark of its own in ``meta``).
+it, since another process may have fetched it meanwhile) and one write. Sitemaps are read
+once per run by :class:`indexer.crawl.sitemaps.SitemapsRead` (a mark of its own in ``meta``).
 """
 
 from __future__ import annotations
