@@ -77,8 +77,6 @@ class Dispatcher:
         """Count the pages this run fetched before (a resumed run keeps its limits)."""
         self._fetched = self.frontier.fetched_in_run()
         self.per_host = self.frontier.fetched_in_run_by_host()
-        if self.frontier.shared is not None and self.frontier.shared.host_cap is not None:
-            self.frontier.shared.host_cap.limit = self.settings.crawl.max_pages_per_host
 
     def watch_queued_hosts(self) -> None:
         """Take every host with queued URLs in the frontier as a candidate."""

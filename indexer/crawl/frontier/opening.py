@@ -30,9 +30,15 @@ def open_frontier(settings: Settings, *, create: bool = True) -> Frontier:
     from indexer.crawl.frontier.postgres.store import PgFrontier  # psycopg only when asked
 
     lease, delay = settings.frontier.lease_seconds, settings.fetch.delay
-    stall = settings.frontier.stall_seconds
+    stall, cap = settings.frontier.stall_seconds, settings.crawl.max_pages_per_host
     return PgFrontier(
-        url, data_dir, create=create, lease_seconds=lease, delay=delay, stall_seconds=stall
+        url,
+        data_dir,
+        create=create,
+        lease_seconds=lease,
+        delay=delay,
+        stall_seconds=stall,
+        max_pages_per_host=cap,
     )
 
 

@@ -29,15 +29,12 @@ class HostCap:
 
     Args:
         db: the frontier's connection.
-
-    Attributes:
-        limit: ``crawl.max_pages_per_host`` (None: no cap, nothing is asked), set by the
-            dispatcher.
+        limit: ``crawl.max_pages_per_host`` (None: no cap, nothing is asked).
     """
 
-    def __init__(self, db: Connection) -> None:
+    def __init__(self, db: Connection, limit: int | None) -> None:
         self._db = db
-        self.limit: int | None = None
+        self.limit = limit
         self._seen: dict[str, int] = {}  # host → its URLs claimed in the run, as last known
         self._lease: dict[str, object | None] = {}  # host → the lease it was read under
 

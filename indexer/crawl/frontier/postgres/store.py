@@ -82,6 +82,10 @@ class PgFrontier(Frontier):
         data_dir: this process's directory for the outbox and its lock (created if missing).
         create: a database without a frontier gets one (a new crawl); when False it is an
             error (``crawl --resume``, ``reindex``, ``delete``).
+        lease_seconds, delay, stall_seconds: ``frontier.lease_seconds``, ``fetch.delay``,
+            ``frontier.stall_seconds``.
+        max_pages_per_host: ``crawl.max_pages_per_host``, counted for the run across
+            processes (:mod:`.hostcap`; None: no cap).
 
     Raises:
         CrawlLockedError: another process holds the lock on ``data_dir``.
@@ -98,6 +102,7 @@ class PgFrontier(Frontier):
         lease_seconds: float = 30.0,
         delay: float = 0.0,
         stall_seconds: float = STALL_SECONDS,
+        max_pages_per_host: int | None = None,
     ) -> None:
         self.data_dir = DataDir(data_dir)
         self._db = self._pg = db = PgConnection(url, NAMESPACE, stall_seconds)
@@ -114,7 +119,7 @@ class PgFrontier(Frontier):
         self.leases = HostLeases(db, lease_seconds, delay)
         #: host left to others → (the refused ask, its earliest queued ``next_fetch`` then)
         self._foreign_due: dict[str, tuple[int, float]] = {}
-        self.host_cap = HostCap(db)
+        self.host_cap = HostCap(db, max_pages_per_host)
         self.shared = SharedState(db, self.leases, SharedRobots(db, self.leases), self.host_cap)
         self.closing = RunClosing(db, outbox_key(self.data_dir.root), self.leases.owner)
         self.members = RunMembers(db, self.leases.owner, self.closing.outbox)
