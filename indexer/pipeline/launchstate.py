@@ -35,11 +35,11 @@ _RUN_OPEN = "SELECT finished IS NULL FROM runs ORDER BY id DESC LIMIT 1"
 def wait_open(url: str, data_dir: Path, since: float, waiting: Callable[[], bool]) -> bool:
     """Wait until the process of ``data_dir`` has registered its outbox in the newest run
     (since epoch ``since``), while ``waiting()`` holds: False when it stopped holding first."""
-    key = outbox_key(data_dir)
+    key, ready = outbox_key(data_dir), False
     db = PgConnection(url, NAMESPACE)
     try:
         while waiting():
-            ready = (stored_version(db) or 0) >= RUN_END_VERSION  # else being made
+            ready = ready or (stored_version(db) or 0) >= RUN_END_VERSION  # else being made
             if ready and db.execute(_OPENED, (key, since)).fetchone() is not None:
                 return True
             time.sleep(POLL)
