@@ -1,5 +1,6 @@
 """Rendering of the admin pages: their Jinja2 environment (autoescaping on, as in part 1)
-and the filters the templates share (times, durations)."""
+and the filters the templates share (times, durations), and ``drain_command`` (the command
+that finishes a dead process's part, :func:`indexer.crawl.frontier.members.drain_command`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import jinja2
 import markupsafe
 from aiohttp import web
 
+from indexer.crawl.frontier.members import drain_command
 from indexer.solr.snippets import without_bidi
 from indexer.web.admin.auth import SESSIONS, current
 
@@ -27,6 +29,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["when"] = when
     env.filters["ago"] = ago
+    env.globals["drain_command"] = drain_command  # one wording with report and the CLI
     return env
 
 
