@@ -23,6 +23,7 @@ from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from indexer.settings import load_settings
 from tests.faultserver import FAST, LOG_JITTER, FaultServer, Hit, Reply, html
+from tests.pg_fixtures import out_lines
 
 A, B, C = 0, 1, 2
 DELAY = 0.3
@@ -67,12 +68,7 @@ def _pages(srv: FaultServer) -> list[str]:
 
 
 def _docs(tmp: Path) -> list[str]:
-    urls = []
-    for i in range(2):
-        path = tmp / f"docs.{i}.jsonl"
-        lines = path.read_text("utf-8").splitlines() if path.exists() else []
-        urls += [json.loads(line)["url"] for line in lines if line.strip().endswith("}")]
-    return urls
+    return [url for i in range(2) for url in out_lines(tmp / f"docs.{i}.jsonl")]
 
 
 def _short_gaps(hits: list[Hit], host: int) -> list[float]:
@@ -108,6 +104,8 @@ def test_two_processes_keep_the_delay_on_redirect_targets(pg_url: str, tmp_path:
     assert len(fetched) == len(set(fetched)), "a page was requested twice"
     docs = _docs(tmp_path)
     assert sorted(docs) == _pages(srv), "every page's document once, under its own URL"
+    by_process = [out_lines(tmp_path / f"docs.{i}.jsonl") for i in range(2)]
+    assert all(by_process), f"one process did all the work: {[len(d) for d in by_process]}"
     with PgFrontierView(pg_url) as view:
         outcomes = {url: outcome for url, outcome, _reason in view.urls()}
     assert outcomes[srv.url("/r3", A)] == outcomes[srv.url("/c1", A)] == "redirected"
