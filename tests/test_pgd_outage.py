@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import psycopg
@@ -103,6 +103,26 @@ def _launch(cwd: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(cmd, cwd=cwd, env=env, stderr=subprocess.PIPE, text=True)
 
 
+Launch = Callable[..., subprocess.Popen[str]]
+
+
+@pytest.fixture
+def launch() -> Iterator[Launch]:
+    """:func:`_launch`, each crawl killed at the test's end if still running (an assertion
+    that failed midway leaves none behind; a ``--processes`` parent's children die with it)."""
+    procs: list[subprocess.Popen[str]] = []
+
+    def start(cwd: Path, *args: str) -> subprocess.Popen[str]:
+        procs.append(_launch(cwd, *args))
+        return procs[-1]
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
 def _wait_docs(cwd: Path, count: int, *procs: subprocess.Popen[str]) -> None:
     deadline = time.monotonic() + 90
     while len(_out(cwd)) < count and time.monotonic() < deadline:
@@ -166,13 +186,13 @@ def _each_once(
 
 @pytest.mark.solr
 def test_a_fast_shutdown_stops_the_crawl_and_resume_loses_nothing(
-    cluster: Cluster, solr_core: tuple[str, str], tmp_path: Path
+    cluster: Cluster, solr_core: tuple[str, str], tmp_path: Path, launch: Launch
 ) -> None:
     base, core = solr_core
     flags = ["--frontier", _frontier(cluster), "--solr", base, "--out", "docs.jsonl"]
     with FaultServer(HOSTS) as srv:
         seeds = _site(srv)
-        crawl = _launch(tmp_path, *flags, *seeds)
+        crawl = launch(tmp_path, *flags, *seeds)
         _wait_docs(tmp_path, 20, crawl)
         os.kill(cluster.pid() or 0, signal.SIGINT)  # pg_ctl stop -m fast
         code, err = _ended(crawl)
@@ -182,7 +202,7 @@ def test_a_fast_shutdown_stops_the_crawl_and_resume_loses_nothing(
         done = len(_out(tmp_path))
         cluster.start()
         unfinished = _unfinished(cluster)
-        code, err = _ended(_launch(tmp_path, *flags, "--resume"), within=120)
+        code, err = _ended(launch(tmp_path, *flags, "--resume"), within=120)
         assert code == 0, err[-3000:]
         _each_once(srv, [tmp_path], unfinished, PAGES)
     assert done < HOSTS * (PAGES + 1), "the outage came after the end"
@@ -190,12 +210,12 @@ def test_a_fast_shutdown_stops_the_crawl_and_resume_loses_nothing(
 
 
 def test_a_server_killed_9_stops_two_processes_and_resume_loses_nothing(
-    cluster: Cluster, tmp_path: Path
+    cluster: Cluster, tmp_path: Path, launch: Launch
 ) -> None:
     flags = ["--frontier", _frontier(cluster), "--out", "docs.jsonl", "--processes", "2"]
     with FaultServer(HOSTS) as srv:
         seeds = _site(srv, MORE)  # the resume's second child joins before the first is done
-        crawl = _launch(tmp_path, *flags, *seeds)
+        crawl = launch(tmp_path, *flags, *seeds)
         deadline = time.monotonic() + 90
         while not _both_crawl(tmp_path):
             assert crawl.poll() is None and time.monotonic() < deadline, "no two processes"
@@ -209,23 +229,23 @@ def test_a_server_killed_9_stops_two_processes_and_resume_loses_nothing(
         assert "process 0 (pid" in err, "no summary"
         cluster.start()
         unfinished = _unfinished(cluster)
-        code, err = _ended(_launch(tmp_path, *flags, "--resume"), within=120)
+        code, err = _ended(launch(tmp_path, *flags, "--resume"), within=120)
         assert code == 0, err[-3000:]
         # left open: after a -9 the page in flight of each host was once not 'fetching'
         _each_once(srv, [tmp_path], unfinished, MORE, slack=HOSTS)
 
 
 def test_a_server_that_stops_answering_stops_a_joined_crawl_within_the_bound(
-    cluster: Cluster, tmp_path: Path
+    cluster: Cluster, tmp_path: Path, launch: Launch
 ) -> None:
     url = _frontier(cluster)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     with FaultServer(HOSTS) as srv:
         seeds = _site(srv, MORE)  # the joining process starts before the lead is done
-        lead = _launch(tmp_path / "a", "--frontier", url, "--out", "docs.jsonl", *seeds)
+        lead = launch(tmp_path / "a", "--frontier", url, "--out", "docs.jsonl", *seeds)
         _wait_docs(tmp_path / "a", 5, lead)
-        joined = _launch(tmp_path / "b", "--frontier", url, "--out", "docs.jsonl", "--join")
+        joined = launch(tmp_path / "b", "--frontier", url, "--out", "docs.jsonl", "--join")
         _wait_docs(tmp_path / "b", 3, lead, joined)
         stalled = cluster.processes()
         for pid in stalled:
@@ -243,7 +263,7 @@ def test_a_server_that_stops_answering_stops_a_joined_crawl_within_the_bound(
             assert "frontier.stall_seconds=3" in _said_once(err)[0]
         assert took < 3 + 10, f"{took:.1f} s to stop"
         unfinished = _unfinished(cluster)
-        resumed = _launch(tmp_path / "a", "--frontier", url, "--out", "docs.jsonl", "--resume")
+        resumed = launch(tmp_path / "a", "--frontier", url, "--out", "docs.jsonl", "--resume")
         code, err = _ended(resumed, within=120)
         assert code == 0, err[-3000:]
         _each_once(srv, [tmp_path / "a", tmp_path / "b"], unfinished, MORE)
