@@ -86,6 +86,18 @@ def reap(proc: subprocess.Popen[str]) -> None:
         proc.wait(10)
 
 
+def ended(proc: subprocess.Popen[str], within: float = 120) -> tuple[int, str]:
+    """Wait up to ``within`` s for ``proc`` to end: ``(exit code, stderr)``; one still
+    running then is killed (by its pid) and the TimeoutExpired passes on."""
+    try:
+        _, err = proc.communicate(timeout=within)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    return proc.returncode, err
+
+
 def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
     """Poll ``check`` every 50 ms until it holds; AssertionError naming ``what`` after
     ``timeout`` s."""

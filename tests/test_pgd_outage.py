@@ -23,6 +23,7 @@ import psycopg
 import pytest
 
 from indexer.pipeline.sitewide import HOLD_PAGES
+from tests.faults_helpers import ended
 from tests.faultserver import FaultServer, Reply, html
 from tests.pgcluster import Cluster, start_cluster
 from tests.recrawl_site import solr_docs
@@ -137,16 +138,6 @@ def _both_crawl(cwd: Path) -> bool:
     return all(f.exists() and len(f.read_text().splitlines()) >= 3 for f in files)
 
 
-def _ended(proc: subprocess.Popen[str], within: float = 60) -> tuple[int, str]:
-    try:
-        _, err = proc.communicate(timeout=within)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(10)
-    return proc.returncode, err
-
-
 def _said_once(err: str, processes: int = 1) -> list[str]:
     """The lines naming the setting: at most one per process, no traceback, no asyncio
     noise, the password hidden."""
@@ -195,14 +186,14 @@ def test_a_fast_shutdown_stops_the_crawl_and_resume_loses_nothing(
         crawl = launch(tmp_path, *flags, *seeds)
         _wait_docs(tmp_path, 20, crawl)
         os.kill(cluster.pid() or 0, signal.SIGINT)  # pg_ctl stop -m fast
-        code, err = _ended(crawl)
+        code, err = ended(crawl, 60)
         assert code == 2, err[-3000:]
         _said_once(err)
         assert any(line.startswith("fetched ") for line in err.splitlines()[-4:]), "no summary"
         done = len(_out(tmp_path))
         cluster.start()
         unfinished = _unfinished(cluster)
-        code, err = _ended(launch(tmp_path, *flags, "--resume"), within=120)
+        code, err = ended(launch(tmp_path, *flags, "--resume"), within=120)
         assert code == 0, err[-3000:]
         _each_once(srv, [tmp_path], unfinished, PAGES)
     assert done < HOSTS * (PAGES + 1), "the outage came after the end"
@@ -223,13 +214,13 @@ def test_a_server_killed_9_stops_two_processes_and_resume_loses_nothing(
         for pid in cluster.processes():  # the server and its backends, as in a crash
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        code, err = _ended(crawl)
+        code, err = ended(crawl, 60)
         assert code == 2, err[-3000:]
         _said_once(err, processes=2)
         assert "process 0 (pid" in err, "no summary"
         cluster.start()
         unfinished = _unfinished(cluster)
-        code, err = _ended(launch(tmp_path, *flags, "--resume"), within=120)
+        code, err = ended(launch(tmp_path, *flags, "--resume"), within=120)
         assert code == 0, err[-3000:]
         # left open: after a -9 the page in flight of each host was once not 'fetching'
         _each_once(srv, [tmp_path], unfinished, MORE, slack=HOSTS)
@@ -252,7 +243,7 @@ def test_a_server_that_stops_answering_stops_a_joined_crawl_within_the_bound(
             os.kill(pid, signal.SIGSTOP)
         started = time.monotonic()
         try:
-            ends = [_ended(proc, within=40) for proc in (lead, joined)]
+            ends = [ended(proc, within=40) for proc in (lead, joined)]
             took = time.monotonic() - started
         finally:
             for pid in stalled:
@@ -264,6 +255,6 @@ def test_a_server_that_stops_answering_stops_a_joined_crawl_within_the_bound(
         assert took < 3 + 10, f"{took:.1f} s to stop"
         unfinished = _unfinished(cluster)
         resumed = launch(tmp_path / "a", "--frontier", url, "--out", "docs.jsonl", "--resume")
-        code, err = _ended(resumed, within=120)
+        code, err = ended(resumed, within=120)
         assert code == 0, err[-3000:]
         _each_once(srv, [tmp_path / "a", tmp_path / "b"], unfinished, MORE)

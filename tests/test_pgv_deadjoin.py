@@ -19,6 +19,7 @@ from pathlib import Path
 import psycopg
 
 from indexer.crawl.frontier.postgres.view import PgFrontierView
+from tests.faults_helpers import ended
 from tests.faultserver import FaultServer
 from tests.recrawl_site import solr_docs
 
@@ -91,7 +92,7 @@ def test_a_killed_join_is_named_with_its_drain_command_which_finishes_the_run(
         assert starter.returncode == 0, said[-3000:]
         report = _report(pg_url, tmp_path / "s")
         drain = _crawl(*common, "--join", "--data-dir", str(joined_dir), cwd=tmp_path)
-        _, drained = drain.communicate(timeout=120)
+        _, drained = ended(drain)
     assert "other process(es) crawl it" not in said
     assert f"pid {joiner.pid}" in said and f"--join --data-dir {joined_dir}" in said, said[-2000:]
     assert "--resume" not in report and f"--join --data-dir {joined_dir}" in report, report

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.faults_helpers import ended
 from tests.faultserver import FaultServer, Reply, html
 from tests.pg_fixtures import FrontierCli
 
@@ -41,8 +42,8 @@ def test_a_resumed_run_counts_the_whole_run(tmp_path: Path, frontier_cli: Fronti
             before = sum(n for _h, o, n in view.counts() if o == "indexed")
         assert 12 <= before < PAGES, before
         resumed = _crawl(*frontier_cli.flags, "--resume", "--delay", "0.01", *data, cwd=tmp_path)
-        _, err = resumed.communicate(timeout=120)
-        assert resumed.returncode == 0, err[-2000:]
+        code, err = ended(resumed)
+        assert code == 0, err[-2000:]
     with frontier_cli.view(tmp_path / "d") as view:
         run = view.runs()[-1]
         counted = view.progress.all()[run.id]
