@@ -384,9 +384,9 @@ def gzip_bomb(decompressed_mib: int) -> Reply:
 
 #: Seconds a request's logged start may come after its arrival: the server's event loop
 #: logs it when it gets to it, on a loaded machine (a parallel test run) late: the
-#: benchmark's server saw its own reads up to 45 ms after the kernel's receive time at load
-#: 4–9 (``scripts/bench/throughput_site.py``), so a per-host gap in the log can be that much
-#: shorter than the one the crawler kept. Gap checks allow it; a politeness failure (a
+#: benchmark's server saw its own reads up to 45 ms after the kernel's receive time under
+#: load (``scripts/bench/throughput_site.py``), so a per-host gap in the log can be that
+#: much shorter than the one the crawler kept. Gap checks allow it; a politeness failure (a
 #: skipped delay) shows far shorter gaps.
 LOG_JITTER = 0.05
 
