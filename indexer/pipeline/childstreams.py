@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import IO, Any, TextIO
@@ -87,11 +89,16 @@ class LaunchProgress:
 
     Args:
         show: called with the added-up stats and the queue length.
+        every: seconds between two calls of ``show`` (:meth:`tick` may be called often).
     """
 
-    def __init__(self, show: Callable[[RunStats, int], None] | None = None) -> None:
+    def __init__(
+        self, show: Callable[[RunStats, int], None] | None = None, every: float = 1.0
+    ) -> None:
         self.lock = threading.Lock()
         self._show = show
+        self._every = every
+        self._shown = -math.inf  # monotonic time of the last show
         self._streams: dict[int, ChildStream] = {}  # by child pid
         self._ended: list[dict[str, Any]] = []  # the last counts of the children that ended
 
@@ -110,12 +117,14 @@ class LaunchProgress:
                 self._ended.append(stream.last)
 
     def tick(self) -> None:
-        """Show the added-up counts (nothing before any child reported)."""
-        if self._show is None:
+        """Show the added-up counts, at most once every ``every`` seconds (nothing before
+        any child reported)."""
+        if self._show is None or time.monotonic() - self._shown < self._every:
             return
         live = [s.last for s in self._streams.values() if s.last is not None]
         counts = self._ended + live
         if counts:
+            self._shown = time.monotonic()
             stats, queued = added_up(counts)
             with self.lock:
                 self._show(stats, queued)

@@ -256,17 +256,15 @@ def run_processes(
     Raises:
         StateError: the shared frontier cannot be reached (while waiting for process 0).
     """
-    started = shown = time.monotonic()
-    launch = Launch(plan, progress=LaunchProgress(show))
+    started = time.monotonic()
+    launch = Launch(plan, progress=LaunchProgress(show, SHOW_EVERY))
     previous = _install(launch)
     try:
         _start_all(launch)
         while launch.children or launch.due:
             launch.reap()
             launch.replace_due()
-            if time.monotonic() - shown >= SHOW_EVERY:
-                launch.progress.tick()
-                shown = time.monotonic()
+            launch.progress.tick()
             time.sleep(POLL)
     finally:
         _end_all(launch)
