@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from tests.faults_helpers import cli
 from tests.faultserver import LOG_JITTER, FaultServer
@@ -72,7 +74,9 @@ def test_a_joining_process_shares_the_hosts_and_keeps_politeness(
         assert (last.phase, last.finished) == ("finished", True), "closed by the last process"
 
 
-def test_join_refusals_name_what_differs(pg_url: str, tmp_path: Path) -> None:
+def test_join_refusals_name_what_differs(
+    pg_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     d = ["--data-dir", str(tmp_path / "d"), "-q"]
     code, err = cli("crawl", "--join", *d)
     assert code == 2 and "frontier.url" in err, err
@@ -94,6 +98,9 @@ def test_join_refusals_name_what_differs(pg_url: str, tmp_path: Path) -> None:
         assert code == 2 and "crawl.include" in err, err
         code, err = cli("crawl", "--join", "--delay", "0", "--allow-host", "127.0.0.9", *j)
         assert code == 2 and "crawl.allow_hosts" in err, err
+        monkeypatch.setenv("INDEXER_FRONTIER_LEASE_SECONDS", "5")
+        code, err = cli("crawl", "--join", "--delay", "0", *j)
+        assert code == 2 and "frontier.lease_seconds" in err and "30" in err, err
 
 
 class psycopg_open_run:

@@ -20,8 +20,10 @@ from indexer.crawl.stored_scope import load_scope, scope_of
 from indexer.errors import ConfigError, NoOpenRunError
 from indexer.settings import Settings
 
-#: Settings every process of one crawl must share: politeness and limits.
+#: Settings every process of one crawl must share: politeness, limits, and the lease time
+#: (how long a dead process's hosts wait for another; the same for every host of the run).
 SHARED_KEYS = (
+    "frontier.lease_seconds",
     "fetch.delay",
     "fetch.per_host",
     "fetch.user_agent",
