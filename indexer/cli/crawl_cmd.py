@@ -140,8 +140,10 @@ def run(args: argparse.Namespace) -> int:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
-        if not _joined(frontier, settings, args):
+        joined = _joined(frontier, settings, args, loaded.sources)
+        if joined is None:
             return ExitCode.OK
+        settings = joined  # a --join takes the running crawl's values it was not given
         stored = load_scope(frontier)
         settings = _resumed(settings, stored, loaded.sources)
         if settings.crawl.resume and not (settings.crawl.seeds or stored or frontier.known_hosts()):
@@ -162,22 +164,26 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode(end.exit_code) if end is not None else ExitCode.INTERRUPTED
 
 
-def _joined(frontier: Frontier, settings: Settings, args: argparse.Namespace) -> bool:
-    """Check a ``--join`` or lead (:func:`~indexer.pipeline.join.join_or_lead`); False for a
-    child of ``--processes N`` that finds the run closed (the others finished it first:
-    nothing to do, exit 0; from a user, the refusal stands).
+def _joined(
+    frontier: Frontier,
+    settings: Settings,
+    args: argparse.Namespace,
+    sources: Mapping[str, Source],
+) -> Settings | None:
+    """Check a ``--join`` or lead (:func:`~indexer.pipeline.join.join_or_lead`): the settings
+    to crawl with; None for a child of ``--processes N`` that finds the run closed (the
+    others finished it first: nothing to do, exit 0; from a user, the refusal stands).
 
     Raises:
         ConfigError: as :func:`~indexer.pipeline.join.join_or_lead`.
     """
     try:
-        join_or_lead(frontier, settings, join=args.join)
+        return join_or_lead(frontier, settings, sources, join=args.join)
     except NoOpenRunError:
         if args.from_parent is None:
             raise
         log.info("the run ended before this process joined it: nothing left to crawl")
-        return False
-    return True
+        return None
 
 
 def _flags(args: argparse.Namespace) -> dict[str, Any]:

@@ -6,19 +6,26 @@ in every process (:data:`SHARED_KEYS`, beside the stored scope of
 :mod:`indexer.crawl.stored_scope`); a joining process is refused, with a
 :class:`~indexer.errors.ConfigError` naming the setting, when there is no shared frontier,
 when no crawl runs on it (its last run is closed), or when its scope or those settings differ
-from the stored ones. A joining process continues the open run (``crawl.resume``); the host
-leases (:mod:`indexer.crawl.frontier.postgres.leases`) keep each host to one process.
+from the stored ones. A scope key or shared setting the joining process was not given (its
+source is the default: no flag, environment variable or ``--config`` key) is the running
+crawl's (:func:`adopt`), so ``indexer crawl --frontier URL --join --data-dir DIR`` joins as
+printed; only a value given that differs is refused (naming the setting and both values).
+A joining process continues the open run (``crawl.resume``); the host leases
+(:mod:`indexer.crawl.frontier.postgres.leases`) keep each host to one process.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel
+
 from indexer.crawl.frontier import Frontier
-from indexer.crawl.stored_scope import load_scope, scope_of
+from indexer.crawl.stored_scope import load_scope, resumed_scope, scope_of
 from indexer.errors import ConfigError, NoOpenRunError
-from indexer.settings import Settings
+from indexer.settings import Settings, Source
 
 #: Settings every process of one crawl must share: politeness, limits, and the lease time
 #: (how long a dead process's hosts wait for another; the same for every host of the run).
@@ -77,9 +84,47 @@ def check_join(frontier: Frontier, settings: Settings, open_run: int | None) -> 
             raise _differs(key, value, mine.get(key))
 
 
-def join_or_lead(frontier: Frontier, settings: Settings, *, join: bool) -> None:
-    """At a crawl's start: check a ``--join`` (:func:`check_join`), or, for the first process
-    of a crawl on a shared frontier, store its :func:`shared_settings`.
+def adopt(frontier: Frontier, settings: Settings, sources: Mapping[str, Source]) -> Settings:
+    """``settings`` with the running crawl's stored scope (:func:`.stored_scope.resumed_scope`)
+    and :data:`SHARED_KEYS` values in place of each one not given (source ``default``); a
+    value given (flag, environment, ``--config``) stays, for :func:`check_join` to judge.
+
+    Args:
+        frontier: the shared frontier.
+        settings: the joining process's settings.
+        sources: where each setting came from (``LoadedSettings.sources``).
+    """
+    stored = load_scope(frontier)
+    if stored:
+        settings = settings.model_copy(
+            update={"crawl": resumed_scope(stored, settings.crawl, sources)}
+        )
+    raw = frontier.meta(_META_KEY)
+    theirs: dict[str, Any] = json.loads(raw) if raw else {}
+    taken: dict[str, dict[str, Any]] = {}
+    for key, value in theirs.items():
+        if key in SHARED_KEYS and sources.get(key, "default") == "default":
+            section, _, name = key.partition(".")
+            taken.setdefault(section, {})[name] = value
+    update = {s: _with(getattr(settings, s), values) for s, values in taken.items()}
+    return settings.model_copy(update=update) if update else settings
+
+
+def _with(section: BaseModel, values: dict[str, Any]) -> BaseModel:
+    """``section`` with ``values`` (JSON data) validated into its types."""
+    data = {name: getattr(section, name) for name in type(section).model_fields}
+    return type(section).model_validate(data | values)
+
+
+def join_or_lead(
+    frontier: Frontier, settings: Settings, sources: Mapping[str, Source], *, join: bool
+) -> Settings:
+    """At a crawl's start: check a ``--join`` (:func:`check_join`) after taking on the running
+    crawl's values of the settings it was not given (:func:`adopt`), or, for the first
+    process of a crawl on a shared frontier, store its :func:`shared_settings`.
+
+    Returns:
+        the settings to crawl with (``settings`` itself unless it joins).
 
     Raises:
         ConfigError: as :func:`check_join`; ``--join`` without ``frontier.url``.
@@ -87,12 +132,22 @@ def join_or_lead(frontier: Frontier, settings: Settings, *, join: bool) -> None:
     if not join:
         if settings.frontier.url and not settings.crawl.resume:
             save_shared(frontier, settings)
-        return
+        return settings
     from indexer.crawl.frontier.postgres.store import PgFrontier
 
     require_shared(settings)
     assert isinstance(frontier, PgFrontier)
-    check_join(frontier, settings, frontier.open_run())
+    open_run = frontier.open_run()
+    if open_run is not None:
+        settings = adopt(frontier, settings, sources)
+    check_join(frontier, settings, open_run)
+    # opened before the join was checked: its leases and host cap take the adopted values
+    frontier.leases.seconds, frontier.leases.delay = (
+        settings.frontier.lease_seconds,
+        settings.fetch.delay,
+    )
+    frontier.host_cap.limit = settings.crawl.max_pages_per_host
+    return settings
 
 
 def require_shared(settings: Settings, *, join: bool = True) -> None:

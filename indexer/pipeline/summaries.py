@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from indexer.crawl.frontier.members import drain_command, split_outbox
+from indexer.crawl.frontier.members import DRAIN_NOTE, drain_command, split_outbox
 from indexer.report import RunStats, format_summary
 
 #: Counters that add up across processes.
@@ -94,4 +94,6 @@ def format_launch(summary: Mapping[str, Any]) -> str:
             f"the run stays open: outbox {outbox} may hold changes "
             f"(`{drain_command(folder)}` on {machine} sends them and finishes the run)"
         )
+    if summary.get("open_outboxes"):
+        lines.append(f"(to that command {DRAIN_NOTE})")
     return "\n".join(lines)

@@ -24,6 +24,10 @@ from indexer.crawl.owner import row_gone
 #: A member's states: it still crawls, it ended (its phase and exit code written), or it is
 #: gone without ending (killed with -9, crashed, its machine lost).
 CRAWLING, ENDED, GONE = "crawling", "ended", "gone"
+#: The phase of a member that stopped because the shared frontier went away (exit 2): it
+#: could not write its end (PostgreSQL was gone), so the next process on its data directory
+#: writes it for it (:mod:`indexer.crawl.frontier.postgres.cutoff`), continuing its part.
+CUT_OFF = "frontier-lost"
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,29 @@ class Member:
         return CRAWLING if self.alive else GONE
 
     @property
+    def continued(self) -> bool:
+        """It stopped when the shared frontier went away and a later process of the run on
+        its data directory (``--resume``, or ``--join --data-dir`` its dir) took its part on:
+        it did not die, and nothing is left to drain of it."""
+        return self.state == ENDED and self.phase == CUT_OFF
+
+    @property
+    def status(self) -> str:
+        """How it stands, in the words every view uses: ``ended finished (exit 0)``, ``stopped
+        when PostgreSQL went away (exit 2); continued by …``, ``gone without ending (…)``,
+        ``crawling``."""
+        if self.continued:
+            return (
+                f"stopped when PostgreSQL went away (exit {self.exit_code}); continued by "
+                "the resume on its data directory"
+            )
+        if self.state == ENDED:
+            return f"ended {self.phase or ''} (exit {self.exit_code})".replace("  ", " ")
+        if self.state == GONE:
+            return "gone without ending (killed, crashed or cut off from the frontier)"
+        return "crawling"
+
+    @property
     def machine(self) -> str:
         """The machine it ran on (the outbox key's first part)."""
         return split_outbox(self.outbox)[0]
@@ -81,6 +108,15 @@ def split_outbox(key: str) -> tuple[str, str]:
     return machine, folder
 
 
+#: What :func:`drain_command` needs beside it: a ``--join`` takes the running crawl's scope,
+#: politeness and limits it is not given (:func:`indexer.pipeline.join.adopt`), not where the
+#: crawl sends its documents.
+DRAIN_NOTE = (
+    "add where the crawl sends its documents, as it was started: --solr, --core or "
+    "--collection, --out, or its --config; scope, politeness and limits are the running crawl's"
+)
+
+
 def drain_command(data_dir: str) -> str:
     """What finishes the part of the run of a process that used ``data_dir`` (one gone
     without ending, or one that ended with changes left): run on that machine, it joins
@@ -92,12 +128,12 @@ def drain_command(data_dir: str) -> str:
 def describe(member: Member) -> str:
     """One line: ``pid 4242 on m1 (/var/lib/indexer/p1): ended finished (exit 0)``, or
     ``… gone without ending (…)``, or ``… crawling``."""
-    head = f"pid {member.pid} on {member.machine} ({member.data_dir})"
-    if member.state == ENDED:
-        return f"{head}: ended {member.phase or ''} (exit {member.exit_code})".replace("  ", " ")
-    if member.state == GONE:
-        return f"{head}: gone without ending (killed, crashed or cut off from the frontier)"
-    return f"{head}: crawling"
+    return f"{who(member)}: {member.status}"
+
+
+def who(member: Member) -> str:
+    """``pid 4242 on m1 (/var/lib/indexer/p1)``."""
+    return f"pid {member.pid} on {member.machine} ({member.data_dir})"
 
 
 def tally(members: Sequence[Member]) -> str:
@@ -112,14 +148,29 @@ def tally(members: Sequence[Member]) -> str:
 
 def to_drain(members: Sequence[Member]) -> list[Member]:
     """The processes whose outbox may keep an open run open: those gone without ending and
-    those that ended ``failed`` (Solr down for them: changes left in the outbox)."""
+    those that ended ``failed`` (Solr down for them: changes left in the outbox); never one
+    :attr:`~Member.continued` (its data directory is crawled again)."""
     return [m for m in members if m.state == GONE or (m.state == ENDED and m.phase == "failed")]
+
+
+def died(members: Sequence[Member]) -> list[Member]:
+    """The processes of a run that died: gone without ending (killed with -9, crashed, cut
+    off and not continued). One that stopped when PostgreSQL went away and was continued
+    on its data directory (:attr:`Member.continued`) ended (exit 2) and did not die."""
+    return [m for m in members if m.state == GONE]
+
+
+def continued(members: Sequence[Member]) -> list[Member]:
+    """The processes of a run cut off from the frontier whose part was continued
+    (:attr:`Member.continued`)."""
+    return [m for m in members if m.continued]
 
 
 def report_lines(members: Sequence[Member], run_open: bool) -> list[str]:
     """``indexer report``'s lines on a run's processes: the :func:`tally`, then one line each
     (:func:`describe`); while the run is open, the line of one :func:`to_drain` names the
-    command on its machine that finishes its part ([] without members)."""
+    command on its machine that finishes its part, and a last line what to add to it
+    (:data:`DRAIN_NOTE`) ([] without members)."""
     if not members:
         return []
     lines = [tally(members)]
@@ -129,7 +180,7 @@ def report_lines(members: Sequence[Member], run_open: bool) -> list[str]:
         if m in drain:
             line += f": `{drain_command(m.data_dir)}` on {m.machine} drains its outbox"
         lines.append(line)
-    return lines
+    return lines + ([f"  (to that command {DRAIN_NOTE})"] if drain else [])
 
 
 def gone_run(members: Sequence[Member]) -> bool:

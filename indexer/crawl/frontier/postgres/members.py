@@ -19,12 +19,16 @@ import time
 from dataclasses import asdict, replace
 
 from indexer.crawl.frontier.members import (
+    DRAIN_NOTE,
     GONE,
     Member,
     add_up,
+    continued,
     describe,
+    died,
     drain_command,
     split_outbox,
+    who,
 )
 from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.progress import Progress, ProgressStore, parse, run_outcomes
@@ -170,16 +174,25 @@ class PgProgressStore(ProgressStore):
 
 def closing_note(members: list[Member], me: str) -> tuple[str, bool]:
     """What the closing process (owner id ``me``) adds to the run's reason about the others
-    ('' when none died or failed), and whether one died: the processes gone without ending
-    (killed with -9, crashed) and those that ended ``failed``, each with :func:`describe`."""
+    ('' when none died, failed or was cut off), and whether one died: the processes gone
+    without ending (:func:`~indexer.crawl.frontier.members.died`: killed with -9, crashed),
+    those that ended ``failed``, and those that stopped when PostgreSQL went away and were
+    continued on their data directory (not a death: the run ends with the closer's code),
+    each with :func:`describe`."""
     others = [m for m in members if m.owner != me]
-    gone = [m for m in others if m.state == GONE]
+    gone = died(others)
     odd = [m for m in others if m.state != GONE and m.phase == "failed"]
+    cut = continued(others)
     parts = []
     if gone:
         parts.append(f"{len(gone)} of {len(members)} processes died: " + _names(gone))
     if odd:
         parts.append(f"{len(odd)} failed: " + _names(odd))
+    if cut:
+        names = ", ".join(who(m) for m in cut)
+        parts.append(
+            f"{len(cut)} stopped when PostgreSQL went away, continued by the resume: {names}"
+        )
     return "; ".join(parts), bool(gone)
 
 
@@ -199,12 +212,14 @@ def open_lines(waiting: list[tuple[str, int | None]], members: list[Member]) -> 
         if m is not None and m.state == GONE:
             lines.append(
                 f"{describe(m)}; its outbox may hold changes: `{drain_command(m.data_dir)}` "
-                f"on {m.machine} drains it and finishes the run"
+                f"on {m.machine} drains it and finishes the run ({DRAIN_NOTE})"
             )
         elif pending:
             machine, folder = split_outbox(key)
             cmd = f"`{drain_command(folder)}` on {machine}"
-            lines.append(f"the outbox of {key} holds {pending} changes: {cmd} sends them")
+            lines.append(
+                f"the outbox of {key} holds {pending} changes: {cmd} sends them ({DRAIN_NOTE})"
+            )
         else:
             lines.append(f"{describe(m) if m is not None else key} still crawls it")
     return lines

@@ -23,6 +23,7 @@ from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
+from indexer.crawl.frontier.postgres.cutoff import leave_note, settle
 from indexer.crawl.frontier.postgres.hostcap import HostCap
 from indexer.crawl.frontier.postgres.latedeletes import LateDeletes
 from indexer.crawl.frontier.postgres.leases import IN_FLIGHT, HostLeases
@@ -143,10 +144,13 @@ class PgFrontier(Frontier):
 
     def close(self) -> None:
         """Give this process's host leases back, close the connection, release the lock (a
-        lost connection gives nothing back: the leases expire, :mod:`.connection`)."""
+        lost connection gives nothing back: the leases expire, :mod:`.connection`; it leaves
+        the note of :mod:`.cutoff` in the data directory for the resume)."""
         try:
             if self._pg.lost is None:
                 self.leases.release_all()
+            else:
+                leave_note(self.data_dir.root, self.run, self.leases.owner, str(self._pg.lost))
         finally:
             super().close()
 
@@ -160,6 +164,7 @@ class PgFrontier(Frontier):
             self._db.execute(_REQUEUE_ORPHANS, (time.time(),))
         else:
             self.leases.run = super().start_run(resume=False)
+        settle(self._pg, self.data_dir.root, self.run)  # a cut-off process of it: continued
         self.closing.opened(self.run, uses_outbox=self.meta(self.outbox_mark) is not None)
         self.members.joined(self.run)
         self.leases.renew_due()  # announced at once: alive for the others from now on
