@@ -1,0 +1,62 @@
+"""The note of a process cut off from the shared frontier (:mod:`indexer.crawl.frontier.postgres
+.cutoff`), on real PostgreSQL: the next process of the same run on its data directory writes
+its end (continued, not died); a note of another run, or a garbled one, is dropped and
+writes nothing; a process that left no note (killed with -9) still counts as died."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from indexer.crawl.frontier.members import died
+from indexer.crawl.frontier.postgres.cutoff import NOTE, leave_note
+from indexer.crawl.frontier.postgres.members import closing_note
+from indexer.crawl.frontier.postgres.store import PgFrontier
+
+
+def _cut(pg_url: str, data_dir: Path, *, note: bool) -> tuple[int, str]:
+    """A process of a new run on ``data_dir`` that stops without writing its end (with the
+    note a lost frontier leaves, or none: a kill -9); its run and owner id."""
+    with PgFrontier(pg_url, data_dir) as f:
+        run = f.start_run(resume=False)
+        if note:
+            leave_note(data_dir, run, f.leases.owner, "server closed the connection")
+        return run, f.leases.owner
+
+
+def test_the_resume_on_its_data_directory_writes_the_cut_off_processs_end(
+    pg_url: str, tmp_path: Path
+) -> None:
+    run, owner = _cut(pg_url, tmp_path / "a", note=True)
+    assert (tmp_path / "a" / NOTE).exists()
+    with PgFrontier(pg_url, tmp_path / "a", create=False) as again:
+        assert again.start_run(resume=True) == run
+        members = again.members.of(run)
+        note, dead = closing_note(members, again.leases.owner)
+    first = next(m for m in members if m.owner == owner)
+    assert (first.state, first.phase, first.exit_code, first.continued) == (
+        "ended",
+        "frontier-lost",
+        2,
+        True,
+    )
+    assert not dead and died(members) == [] and "continued by the resume" in note, note
+    assert not (tmp_path / "a" / NOTE).exists(), "settled once"
+
+
+def test_a_process_without_a_note_still_died_and_a_stale_or_garbled_note_is_dropped(
+    pg_url: str, tmp_path: Path
+) -> None:
+    run, owner = _cut(pg_url, tmp_path / "a", note=False)  # as a kill -9 leaves it
+    (tmp_path / "a" / NOTE).write_text("{not json", "utf-8")
+    (tmp_path / "b").mkdir()
+    leave_note(tmp_path / "b", run + 7, owner, "of another run")
+    assert (tmp_path / "b" / NOTE).exists()
+    with PgFrontier(pg_url, tmp_path / "a", create=False) as again:
+        again.start_run(resume=True)
+        with PgFrontier(pg_url, tmp_path / "b") as other:
+            other.start_run(resume=True)
+            members = again.members.of(run)
+            note, dead = closing_note(members, again.leases.owner)
+    assert [m.owner for m in died(members)] == [owner], members
+    assert dead and "1 of 3 processes died" in note and "continued" not in note, note
+    assert not (tmp_path / "a" / NOTE).exists() and not (tmp_path / "b" / NOTE).exists()
