@@ -168,10 +168,11 @@ def _joined(
     frontier: Frontier,
     settings: Settings,
     args: argparse.Namespace,
-    sources: Mapping[str, Source],
+    sources: Mapping[str, Source] | None = None,
 ) -> Settings | None:
     """Check a ``--join`` or lead (:func:`~indexer.pipeline.join.join_or_lead`): the settings
-    to crawl with; None for a child of ``--processes N`` that finds the run closed (the
+    to crawl with (``sources``: where each setting came from; None takes nothing from the
+    running crawl); None for a child of ``--processes N`` that finds the run closed (the
     others finished it first: nothing to do, exit 0; from a user, the refusal stands).
 
     Raises:

@@ -93,6 +93,9 @@ def adopt(frontier: Frontier, settings: Settings, sources: Mapping[str, Source])
         frontier: the shared frontier.
         settings: the joining process's settings.
         sources: where each setting came from (``LoadedSettings.sources``).
+
+    Returns:
+        the settings to join with.
     """
     stored = load_scope(frontier)
     if stored:
@@ -117,11 +120,17 @@ def _with(section: BaseModel, values: dict[str, Any]) -> BaseModel:
 
 
 def join_or_lead(
-    frontier: Frontier, settings: Settings, sources: Mapping[str, Source], *, join: bool
+    frontier: Frontier, settings: Settings, sources: Mapping[str, Source] | None, *, join: bool
 ) -> Settings:
     """At a crawl's start: check a ``--join`` (:func:`check_join`) after taking on the running
     crawl's values of the settings it was not given (:func:`adopt`), or, for the first
     process of a crawl on a shared frontier, store its :func:`shared_settings`.
+
+    Args:
+        frontier, settings: the crawl's.
+        sources: where each setting came from (``LoadedSettings.sources``); None takes
+            nothing from the running crawl (every value is checked as given).
+        join: ``--join``.
 
     Returns:
         the settings to crawl with (``settings`` itself unless it joins).
@@ -138,7 +147,7 @@ def join_or_lead(
     require_shared(settings)
     assert isinstance(frontier, PgFrontier)
     open_run = frontier.open_run()
-    if open_run is not None:
+    if open_run is not None and sources is not None:
         settings = adopt(frontier, settings, sources)
     check_join(frontier, settings, open_run)
     # opened before the join was checked: its leases and host cap take the adopted values
