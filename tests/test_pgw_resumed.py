@@ -52,16 +52,19 @@ def _report(url: str, data_dir: Path) -> str:
     return out.getvalue()
 
 
-def _cut_and_resume(own: Cluster, tmp_path: Path, flags: list[str], kill: bool) -> str:
+def _cut_and_resume(own: Cluster, tmp_path: Path, flags: list[str], kill: bool) -> tuple[str, str]:
     """Crawl with ``flags``; stop the server mid-crawl (``kill``: -9 of every server
     process, else a fast shutdown); start it; resume; both ends asserted. Returns what
-    ``indexer report`` prints afterwards."""
+    ``indexer report`` prints before the resume and after it."""
     with FaultServer(outage.HOSTS) as srv:
         seeds = outage._site(srv, outage.MORE)
         crawl = outage._launch(tmp_path, *flags, *seeds)
         try:
             outage._wait_docs(tmp_path, 12, crawl)
-            time.sleep(1.0)  # with --processes 2 both children crawl by now
+            deadline = time.monotonic() + 90
+            while "--processes" in flags and not outage._both_crawl(tmp_path):
+                assert crawl.poll() is None and time.monotonic() < deadline, "no two processes"
+                time.sleep(0.05)
             for pid in own.processes() if kill else [own.pid() or 0]:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL if kill else signal.SIGINT)
@@ -72,10 +75,11 @@ def _cut_and_resume(own: Cluster, tmp_path: Path, flags: list[str], kill: bool) 
                 crawl.wait(10)
         assert code == 2 and "PostgreSQL went away" in err, err[-3000:]
         own.start()
+        before = _report(flags[1], tmp_path / ".indexer" / "crawl")
         code, err = ended(outage._launch(tmp_path, *flags, "--resume"), within=150)
         assert code == 0, err[-3000:]
         assert sorted(set(outage._out(tmp_path))) == outage._every_page(srv, outage.MORE)
-    return _report(flags[1], tmp_path / ".indexer" / "crawl")
+    return before, _report(flags[1], tmp_path / ".indexer" / "crawl")
 
 
 def _record(url: str) -> tuple[str | None, int | None, str, list[str]]:
@@ -88,7 +92,9 @@ def test_a_single_crawl_resumed_after_a_fast_shutdown_is_recorded_finished_exit_
     own: Cluster, tmp_path: Path
 ) -> None:
     url = outage._frontier(own)
-    report = _cut_and_resume(own, tmp_path, ["--frontier", url, "--out", "docs.jsonl"], False)
+    flags = ["--frontier", url, "--out", "docs.jsonl"]
+    before, report = _cut_and_resume(own, tmp_path, flags, False)
+    assert "stopped when PostgreSQL went away (exit 2), not continued yet" in before, before
     phase, code, reason, states = _record(url)
     assert (phase, code) == ("finished", 0), reason
     assert "died" not in reason and "stopped when PostgreSQL went away" in reason, reason
@@ -107,7 +113,8 @@ def test_two_processes_resumed_after_a_kill_9_of_the_server_are_not_recorded_dea
 ) -> None:
     url = outage._frontier(own)
     flags = ["--frontier", url, "--out", "docs.jsonl", "--processes", "2"]
-    report = _cut_and_resume(own, tmp_path, flags, True)
+    before, report = _cut_and_resume(own, tmp_path, flags, True)
+    assert before.count("(exit 2), not continued yet") == 2, before
     phase, code, reason, states = _record(url)
     assert (phase, code) == ("finished", 0), reason
     assert "died" not in reason, reason

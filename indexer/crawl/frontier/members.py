@@ -43,6 +43,9 @@ class Member:
         exit_code: its exit code (None while it has not ended).
         ended: when it ended (epoch seconds; None while it has not).
         alive: its heartbeat is live and its process is not known to be gone.
+        lost: gone, and the note a process cut off from the frontier leaves is in its data
+            directory (seen only on its own machine): it stopped when PostgreSQL went away
+            and waits for its ``--resume``.
     """
 
     owner: str
@@ -53,6 +56,7 @@ class Member:
     exit_code: int | None
     ended: float | None
     alive: bool
+    lost: bool = False
 
     @property
     def state(self) -> str:
@@ -80,6 +84,11 @@ class Member:
             )
         if self.state == ENDED:
             return f"ended {self.phase or ''} (exit {self.exit_code})".replace("  ", " ")
+        if self.state == GONE and self.lost:
+            return (
+                "stopped when PostgreSQL went away (exit 2), not continued yet: its command "
+                "again with --resume continues it"
+            )
         if self.state == GONE:
             return "gone without ending (killed, crashed or cut off from the frontier)"
         return "crawling"

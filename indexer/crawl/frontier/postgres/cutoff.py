@@ -9,10 +9,11 @@ that data directory — ``crawl --resume`` (the same command, as the one line te
 or ``crawl --join --data-dir DIR`` — has the same outbox key, so it continues that part of
 the run; when it starts or joins the same run it writes the end the cut-off process could
 not (phase :data:`~indexer.crawl.frontier.members.CUT_OFF`, exit 2) and removes the note.
-Every view then reads the member as continued, not dead
-(:attr:`~indexer.crawl.frontier.members.Member.continued`), and the closing process counts
-it so (:func:`~indexer.crawl.frontier.postgres.members.closing_note`). A process killed
-with -9 writes no note: it still reads as died.
+Before that, a view on the note's machine reads the member as stopped when PostgreSQL went
+away, waiting for its resume (:func:`noted`); after it, every view reads the member as
+continued, not dead (:attr:`~indexer.crawl.frontier.members.Member.continued`), and the
+closing process counts it so (:func:`~indexer.crawl.frontier.postgres.members.closing_note`).
+A process killed with -9 writes no note: it still reads as died.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import socket
 import time
 from pathlib import Path
 
@@ -69,3 +71,16 @@ def settle(db: PgConnection, data_dir: Path, run: int) -> str | None:
         found = owner if int(cursor.rowcount) > 0 else None
     path.unlink(missing_ok=True)
     return found
+
+
+def noted(outbox: str, owner: str) -> bool:
+    """Whether the data directory of ``outbox`` (``machine:/dir``, :func:`.runclose.outbox_key`)
+    holds the note of ``owner``: read only on that machine (elsewhere False: unknown)."""
+    machine, _, folder = outbox.partition(":")
+    if machine != socket.gethostname():
+        return False
+    try:
+        note = json.loads((Path(folder) / NOTE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(note, dict) and note.get("owner") == owner

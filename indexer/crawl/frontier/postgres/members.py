@@ -31,6 +31,7 @@ from indexer.crawl.frontier.members import (
     who,
 )
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.cutoff import noted
 from indexer.crawl.frontier.progress import Progress, ProgressStore, parse, run_outcomes
 from indexer.crawl.owner import row_gone
 
@@ -120,7 +121,10 @@ def _member(
     progress = parse(data) if data else None
     gone = progress is not None and row_gone(progress.owner) is True  # same machine: sure
     alive = bool(heartbeat) and not gone
-    return Member(str(owner), str(outbox), float(started), progress, phase, exit_code, ended, alive)
+    lost = not alive and ended is None and noted(str(outbox), str(owner))
+    return Member(
+        str(owner), str(outbox), float(started), progress, phase, exit_code, ended, alive, lost
+    )
 
 
 class PgProgressStore(ProgressStore):
