@@ -11,6 +11,7 @@ from indexer.crawl.frontier.members import died
 from indexer.crawl.frontier.postgres.cutoff import NOTE, leave_note
 from indexer.crawl.frontier.postgres.members import closing_note
 from indexer.crawl.frontier.postgres.store import PgFrontier
+from indexer.crawl.frontier.postgres.view import PgFrontierView
 
 
 def _cut(pg_url: str, data_dir: Path, *, note: bool) -> tuple[int, str]:
@@ -60,3 +61,23 @@ def test_a_process_without_a_note_still_died_and_a_stale_or_garbled_note_is_drop
     assert [m.owner for m in died(members)] == [owner], members
     assert dead and "1 of 3 processes died" in note and "continued" not in note, note
     assert not (tmp_path / "a" / NOTE).exists() and not (tmp_path / "b" / NOTE).exists()
+
+
+def test_a_cut_off_process_whose_hosts_the_others_took_over_did_not_die(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Without an outbox (``--out`` only) a cut-off process does not hold the run open: the
+    process that ends last closes it, and on the note's machine counts it as cut off."""
+    run, owner = _cut(pg_url, tmp_path / "a", note=True)
+    with PgFrontier(pg_url, tmp_path / "b") as other:  # b took a's hosts over
+        assert other.start_run(resume=True) == run
+        other.outbox_left(0)
+        other.set_phase("finished", 0)
+    with PgFrontierView(pg_url) as view:
+        last = view.runs()[-1]
+        members = view.members(run)
+    assert (last.phase, last.finished, last.exit_code) == ("finished", True, 0), last
+    assert "died" not in last.reason and "its hosts taken over" in last.reason, last.reason
+    assert [(m.owner == owner, m.lost) for m in members] == [(True, True), (False, False)]
+    assert died(members) == []
+    assert "not continued yet" in members[0].status

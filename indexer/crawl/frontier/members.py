@@ -164,9 +164,11 @@ def to_drain(members: Sequence[Member]) -> list[Member]:
 
 def died(members: Sequence[Member]) -> list[Member]:
     """The processes of a run that died: gone without ending (killed with -9, crashed, cut
-    off and not continued). One that stopped when PostgreSQL went away and was continued
-    on its data directory (:attr:`Member.continued`) ended (exit 2) and did not die."""
-    return [m for m in members if m.state == GONE]
+    off on another machine). One that stopped when PostgreSQL went away and was continued
+    on its data directory (:attr:`Member.continued`) ended (exit 2) and did not die; nor
+    did one whose note says so (:attr:`Member.lost`: it stopped as told, its hosts go to the
+    others at lease expiry, and an outbox of it would keep the run open until drained)."""
+    return [m for m in members if m.state == GONE and not m.lost]
 
 
 def continued(members: Sequence[Member]) -> list[Member]:

@@ -180,23 +180,25 @@ def closing_note(members: list[Member], me: str) -> tuple[str, bool]:
     """What the closing process (owner id ``me``) adds to the run's reason about the others
     ('' when none died, failed or was cut off), and whether one died: the processes gone
     without ending (:func:`~indexer.crawl.frontier.members.died`: killed with -9, crashed),
-    those that ended ``failed``, and those that stopped when PostgreSQL went away and were
-    continued on their data directory (not a death: the run ends with the closer's code),
-    each with :func:`describe`."""
+    those that ended ``failed``, and those that stopped when PostgreSQL went away, continued
+    on their data directory or (their note seen here) taken over by the others (not a
+    death: the run ends with the closer's code)."""
     others = [m for m in members if m.owner != me]
     gone = died(others)
     odd = [m for m in others if m.state != GONE and m.phase == "failed"]
-    cut = continued(others)
+    said = "stopped when PostgreSQL went away"
+    cut = {
+        f"{said}, continued by the resume": continued(others),
+        f"{said}, its hosts taken over by the others": [m for m in others if m.lost],
+    }
     parts = []
     if gone:
         parts.append(f"{len(gone)} of {len(members)} processes died: " + _names(gone))
     if odd:
         parts.append(f"{len(odd)} failed: " + _names(odd))
-    if cut:
-        names = ", ".join(who(m) for m in cut)
-        parts.append(
-            f"{len(cut)} stopped when PostgreSQL went away, continued by the resume: {names}"
-        )
+    for what, which in cut.items():
+        if which:
+            parts.append(f"{len(which)} {what}: " + ", ".join(who(m) for m in which))
     return "; ".join(parts), bool(gone)
 
 
