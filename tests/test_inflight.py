@@ -17,9 +17,9 @@ async def test_a_url_fetched_through_a_redirect_is_held_until_its_visit_ends() -
     await asyncio.sleep(0.01)
     assert not waiter.done(), "the copy did not wait for the visit holding its URL"
     flights.leave(r)
-    assert await asyncio.wait_for(waiter, 1.0) is True
+    assert await asyncio.wait_for(waiter, 1.0) is r, "the waiter learns whose visit it was"
     assert "http://h/a" not in flights and "http://h/r" not in flights
-    assert await flights.wait_for_other("http://h/a") is False
+    assert await flights.wait_for_other("http://h/a") is None
 
 
 async def test_a_url_stays_with_the_first_visit_that_requested_it() -> None:

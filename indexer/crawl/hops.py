@@ -6,9 +6,12 @@ to :meth:`RedirectHops.check` before requesting it. In order:
 1. a login page ends the URL ``login-required`` (before the scope: SSO lives on another
    host; :mod:`indexer.crawl.login`);
 2. a target outside the crawl's scope ends it ``out-of-scope``;
-3. a target already reached in this run (fetched under its own URL or through another
-   redirect), or claimed or being fetched by another visit, is not requested again:
-   :class:`RedirectQueued` ends the URL ``redirected`` (no page is fetched twice in a run);
+3. a target the frontier knows already (queued, claimed or ended, in this run or an
+   earlier one) or that another visit of this process is fetching is not requested here:
+   :class:`RedirectQueued` ends the URL ``redirected`` and the target is left to its own
+   visit, with its own validators (no page is fetched twice in a run; a recrawl asks the
+   target itself with a conditional GET). A target new to the frontier is followed inline,
+   and the visit records what it requested (``pipeline/redirects.py``);
 4. on a frontier shared by several crawl processes (``Frontier.shared``), a target on
    another host than the URL's own is not requested here: :class:`RedirectQueued` ends the
    URL ``redirected`` and the target is queued, so that the target host's lease holder
@@ -36,16 +39,17 @@ from indexer.outcomes import Outcome
 
 #: The note after ``redirected to URL`` of a hop left to the target host's lease holder.
 QUEUED_NOTE = "queued for its host's lease holder"
-#: The note after ``redirected to URL`` of a hop to a URL already reached in this run.
-REACHED_NOTE = "already fetched in this run"
+#: The note after ``redirected to URL`` of a hop to a URL the frontier knows.
+KNOWN_NOTE = "left to its own visit"
 
 
 def queued_outcome(login: LoginRules, hop: RedirectQueued) -> tuple[Outcome, str]:
     """``(outcome, reason)`` of a URL whose hop was left to the frontier
-    (:class:`RedirectQueued`): ``redirected``, or ``login-required`` for a login URL (as a
-    followed hop is judged, :meth:`LoginRules.judge`; a login page known only by its
-    password form is seen by the target's own visit, ``login-page``)."""
-    if login.is_login_url(hop.target):
+    (:class:`RedirectQueued`): ``redirected``, or ``login-required`` for a login URL or
+    one learnt as a login redirect's target (as a followed hop is judged,
+    :meth:`LoginRules.judge`; a login page known only by its password form is seen by the
+    target's own visit, ``login-page``)."""
+    if login.is_known_login(hop.target):
         login.learn(hop.target)
         return Outcome.LOGIN_REQUIRED, f"redirects to the login page {hop.target}; {hop.note}"
     return Outcome.REDIRECTED, hop.reason
@@ -87,9 +91,8 @@ class RedirectHops:
         robots: the robots.txt cache; politeness: the per-host slots of this process.
         shared: the frontier is shared by several crawl processes (hops to other hosts are
             queued, not followed).
-        reached: whether a URL was reached or claimed in this run (``Frontier.taken_now``)
-            or is being fetched by a visit of this process
-            (:class:`~indexer.pipeline.inflight.VisitsInFlight`).
+        known: whether the frontier knows a URL (``Frontier.known``) or a visit of this
+            process is fetching it (:class:`~indexer.pipeline.inflight.VisitsInFlight`).
     """
 
     login: LoginRules
@@ -97,7 +100,7 @@ class RedirectHops:
     robots: RobotsCache
     politeness: Politeness
     shared: bool
-    reached: Callable[[str], bool]
+    known: Callable[[str], bool]
 
     async def check(self, first: str, target: str) -> None:
         """Check the hop of ``first``'s fetch to ``target`` (both normalized URLs).
@@ -105,15 +108,15 @@ class RedirectHops:
         Raises:
             PermanentFetchError: ``login-required``, ``out-of-scope``, ``robots-disallowed``.
             RetryableFetchError: ``robots-unavailable`` (the target's host is down).
-            RedirectQueued: ``target`` reached in this run already, or a shared frontier
-                and ``target`` on another host.
+            RedirectQueued: ``target`` known to the frontier, or a shared frontier and
+                ``target`` on another host.
         """
         if self.login.stops_redirect(target):  # before scope: SSO lives on another host
             raise PermanentFetchError(first, Outcome.LOGIN_REQUIRED, f"redirect to login {target}")
         if not self.scope.allows(target):
             raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
-        if target != first and self.reached(target):
-            raise RedirectQueued(first, target, REACHED_NOTE)
+        if target != first and self.known(target):
+            raise RedirectQueued(first, target, KNOWN_NOTE)
         if not holder_may_fetch(target, first, self.shared):
             raise RedirectQueued(first, target, QUEUED_NOTE)
         allowed, reason, retry_at = await ask_robots(self.robots, self.politeness, target)

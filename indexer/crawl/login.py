@@ -60,6 +60,11 @@ class LoginRules:
         """Whether ``url`` matches ``crawl.login_patterns``."""
         return any(p.search(url) for p in self._patterns)
 
+    def is_known_login(self, url: str) -> bool:
+        """Whether ``url`` matches ``crawl.login_patterns`` or was learnt as the target of
+        a login redirect (:meth:`learn`)."""
+        return url in self._learned or self.is_login_url(url)
+
     def learn(self, url: str) -> None:
         """Remember ``url`` as the target of a login redirect."""
         if len(self._learned) < _MAX_LEARNED:

@@ -8,7 +8,8 @@ tell that ``/a`` is taken, in either order:
 - ``/a``'s own visit is running (fetched, extracting) when ``/r``'s redirect names it: the
   hop is not followed (:mod:`indexer.crawl.hops`, ``already fetched in this run``);
 - ``/r``'s visit fetched ``/a`` and is extracting when ``/a``'s queued copy is claimed:
-  ``/a``'s visit waits for ``/r``'s to end and sends nothing when it reached ``/a``.
+  ``/a``'s visit waits for ``/r``'s to end and sends nothing when it reached ``/a`` (or
+  ends ``redirected`` when ``/a`` was a hop that answered a redirect itself).
 
 Only this process's visits are kept (a host's URLs are visited by one process at a time:
 on a shared frontier a hop to another host is queued for that host's lease holder), and
@@ -23,9 +24,12 @@ from dataclasses import dataclass, field
 
 @dataclass(eq=False)
 class InFlight:
-    """One running visit: the URLs it requested; ``ended`` is set when it ends."""
+    """One running visit: the URLs it requested, in order (its own, then each redirect hop
+    it followed); ``hops``: the reason of each intermediate hop that answered a redirect
+    (``redirected to NEXT; a hop of URL``); ``ended`` is set when the visit ends."""
 
     urls: list[str] = field(default_factory=list)
+    hops: dict[str, str] = field(default_factory=dict)
     ended: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -61,10 +65,10 @@ class VisitsInFlight:
             del self._visits[url]
         visit.ended.set()
 
-    async def wait_for_other(self, url: str) -> bool:
-        """Wait until no other running visit holds ``url``; whether one did."""
+    async def wait_for_other(self, url: str) -> InFlight | None:
+        """Wait until no other running visit holds ``url``; the one that did, or None."""
         visit = self._visits.get(url)
         if visit is None:
-            return False
+            return None
         await visit.ended.wait()
-        return True
+        return visit

@@ -11,7 +11,10 @@ hashed in the run, those pages end as ``sitewide-duplicate`` (class skipped, eff
 * within the run: the documents of a host's first :data:`HOLD_PAGES` hashed pages are held
   back (at most :data:`MAX_HELD` in all) until the host has that many; those whose hash
   crossed the threshold meanwhile are never sent (a maintenance window from the start of
-  the run replaces nothing), the others are sent in order;
+  the run replaces nothing), the others are sent in order. A page reached through a
+  redirect is not held (the visit sends it, so that a queued copy of its URL is settled
+  at once and not fetched again, ``pipeline/redirects.py``); it is counted all the same,
+  and judged again as below when its hash crosses the threshold later;
 * pages of that hash judged before the threshold was crossed and already sent (the window
   began mid-run) are judged again: the document gets its previous content hash back, loses
   its validators and is marked to be fetched in full and sent again next run (sent text

@@ -60,6 +60,7 @@ from indexer.pipeline.inflight import InFlight, VisitsInFlight
 from indexer.pipeline.learning import SiteLearning
 from indexer.pipeline.ledger import Ledger
 from indexer.pipeline.page import ProcessedPage
+from indexer.pipeline.redirects import VisitRedirects
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import Facts, ReindexPolicy, Verdict, judge
 from indexer.settings import Settings
@@ -133,7 +134,7 @@ class Visitor:
         """
         slot, mine = HostSlot(self.politeness, claimed.host), None
         try:
-            if await self._fetched_by_redirect(claimed.url):
+            if await self._redirects.taken_by_other(claimed.url):
                 return
             mine = self.in_flight.enter(claimed.url)
             await self._visit(claimed, slot, mine)
@@ -154,11 +155,6 @@ class Visitor:
             if mine is not None:
                 self.in_flight.leave(mine)
 
-    async def _fetched_by_redirect(self, url: str) -> bool:
-        """Whether a running visit's redirect fetched ``url`` and, once that visit ended,
-        reached it in this run (its document is sent: nothing to do, :mod:`.inflight`)."""
-        return await self.in_flight.wait_for_other(url) and self.frontier.reached_now(url)
-
     def _in_index(self, claimed: Claimed) -> bool:
         """Whether the document is in the index as stored (not left it, not to be re-sent)."""
         present = self.reindex is None or self.reindex.in_index(claimed.url)
@@ -171,12 +167,13 @@ class Visitor:
         return Validators(claimed.etag, claimed.last_modified)
 
     @functools.cached_property
-    def _hops(self) -> RedirectHops:
-        """The crawl's redirect hop rules (:mod:`indexer.crawl.hops`)."""
+    def _redirects(self) -> VisitRedirects:
+        """The crawl's redirect hops (:mod:`indexer.crawl.hops`, :mod:`.redirects`)."""
         shared = self.frontier.shared is not None
-        reached = lambda u: u in self.in_flight or self.frontier.taken_now(u)  # noqa: E731
+        known = lambda u: u in self.in_flight or self.frontier.known(u)  # noqa: E731
         robots = self.clients.robots
-        return RedirectHops(self.login, self.scope, robots, self.politeness, shared, reached)
+        hops = RedirectHops(self.login, self.scope, robots, self.politeness, shared, known)
+        return VisitRedirects(hops, self.in_flight, self.ledger)
 
     @functools.cached_property
     def _entry(self) -> HostEntry:
@@ -185,11 +182,6 @@ class Visitor:
         robots, sitemaps = clients.robots, clients.sitemaps
         args = (settings, ledger, self.politeness, self.scope, robots, sitemaps, self.enqueue)
         return HostEntry(*args)
-
-    async def _hop(self, url: str, target: str, mine: InFlight) -> None:
-        """Check a redirect hop (:meth:`RedirectHops.check`); a followed one is this visit's."""
-        await self._hops.check(url, target)
-        self.in_flight.reached(target, mine)
 
     async def _visit(self, claimed: Claimed, slot: HostSlot, mine: InFlight) -> None:
         url = claimed.url
@@ -202,10 +194,11 @@ class Visitor:
             fetched = await self.clients.fetcher.fetch(
                 url,
                 self._validators(claimed),
-                check_hop=lambda target: self._hop(url, target, mine),
+                check_hop=lambda target: self._redirects.check(url, target, mine),
                 before_request=lambda u: self.politeness.turn(host_of(u)),
             )
         except RedirectQueued as exc:
+            self._redirects.record_hops(claimed, mine, exc.target)
             self._queue_hop(claimed, exc)
             return
         except RetryableFetchError as exc:
@@ -221,6 +214,7 @@ class Visitor:
         self.ledger.stats.fetched += 1
         self._observe(claimed.host, False)
         slot.leave()
+        self._redirects.record_hops(claimed, mine, fetched.final_url)
         fetched = dataclasses.replace(fetched, depth=claimed.depth)
         if fetched.status == 304:  # its links are those of its last full fetch
             self.enqueue(self.frontier.stored_outlinks(url), claimed.depth + 1)
@@ -344,7 +338,10 @@ class Visitor:
             self.aliases.learn(url, final)
         if verdict.index and facts.digest is not None:  # held while the host's verdict waits
             send = functools.partial(self._index, claimed, fetched, facts, verdict)
-            self.sitewide.admit(url, claimed.host, facts.digest, send)
+            if final != url:  # reached by a redirect: sent now, so its queued copy is settled
+                send()
+            else:
+                self.sitewide.admit(url, claimed.host, facts.digest, send)
             return
         if verdict.outcome is Outcome.UNCHANGED and doc is not None:
             self.frontier.save_outlinks(url, facts.page.stored_outlinks() if verdict.follow else [])
@@ -375,19 +372,23 @@ class Visitor:
         self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached, **fields)
 
     def _send(self, claimed: Claimed, fetched: FetchResult, facts: Facts) -> dict[str, str | None]:
-        """Send the page's document to the sink; return the fields to store with the URL."""
+        """Send the page's document to the sink; return the fields to store with the URL
+        (none for a URL that redirected: they are stored with the document's own URL)."""
         url, final, doc, digest = claimed.url, fetched.final_url, facts.page.extracted, facts.digest
         if doc is None or digest is None:
             raise AssertionError("an indexed verdict without main content")
         if final != url:
             reason = f"reached by redirect from {url}"
-            if self.frontier.record_reached(final, host_of(final), claimed.depth, reason):
+            fields = (fetched.headers.get("etag"), fetched.headers.get("last-modified"), digest)
+            if self.frontier.record_reached(final, host_of(final), claimed.depth, reason, fields):
                 self.ledger.stats.record(Outcome.INDEXED, reason)  # as the report counts it
         solr_doc = build_document(
             fetched, facts.page.decoded, doc, run=self.frontier.run, digest=digest
         )
         update = claimed.content_hash is not None and self._in_index(claimed)
         self.sink.add(solr_doc, doc.text, update=update)
+        if final != url:  # the document's hash and validators are its own URL's (above)
+            return {}
         return {
             "content_hash": digest,
             "etag": fetched.headers.get("etag"),

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from indexer.crawl.frontier.hoprecords import DocFields, Hop
 from indexer.crawl.frontier.store import Claimed
 
 Entry = tuple[str, str, int]  # (url, host, depth)
@@ -149,12 +150,19 @@ class RecrawlRecords(Protocol):
         """Whether ``url`` was reached in this run."""
         ...
 
-    def taken_now(self, url: str) -> bool:
-        """Whether ``url`` was reached in this run or is claimed (being fetched) in it."""
+    def known(self, url: str) -> bool:
+        """Whether the frontier has ``url`` at all (any state, any run)."""
         ...
 
-    def record_reached(self, url: str, host: str, depth: int, reason: str) -> bool:
-        """Record ``url`` as indexed in this run, reached by a redirect."""
+    def record_hops(self, hops: Iterable[Hop], outcome: str) -> None:
+        """End intermediate redirect hops ``(url, host, depth, reason)`` in this run."""
+        ...
+
+    def record_reached(
+        self, url: str, host: str, depth: int, reason: str, fields: DocFields
+    ) -> bool:
+        """Record ``url`` as indexed in this run, reached by a redirect, with the document's
+        ``(etag, last_modified, content_hash)``."""
         ...
 
     def save_outlinks(self, url: str, links: list[str]) -> None:

@@ -71,16 +71,6 @@ class RecrawlRecords:
         ).fetchone()
         return row is not None
 
-    def taken_now(self, url: str) -> bool:
-        """Whether ``url`` was reached in this run or is claimed in it (being fetched, or
-        fetched and its document held for the site-wide verdict)."""
-        row = self._db.execute(
-            "SELECT 1 FROM urls WHERE url=? AND ((reached_run=? AND state='done') "
-            "OR (fetched_run=? AND state='fetching'))",
-            (url, self.run, self.run),
-        ).fetchone()
-        return row is not None
-
     def finish_reached(
         self, url: str, outcome: str, reason: str, fields: tuple[str | None, str | None, str | None]
     ) -> None:

@@ -20,9 +20,9 @@ from types import TracebackType
 from indexer.crawl.datadir import DataDir, backup
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.groups import GroupedCommits
+from indexer.crawl.frontier.hoprecords import HopRecords
 from indexer.crawl.frontier.outboxes import OutboxRecord
 from indexer.crawl.frontier.progress import ProgressStore
-from indexer.crawl.frontier.recrawl import RecrawlRecords
 from indexer.crawl.frontier.runs import CLOSING_PHASES, add_run_columns
 from indexer.crawl.frontier.schema import FRONTIER, HOSTS_QUEUED, LATER_INDEXES, NO_CRAWL, upgrade
 from indexer.crawl.frontier.shared import SharedState
@@ -55,7 +55,7 @@ class Claimed:
     resend: bool = False
 
 
-class Frontier(RecrawlRecords, GroupedCommits, OutboxRecord):
+class Frontier(HopRecords, GroupedCommits, OutboxRecord):
     """SQLite-backed URL store with an exclusive lock on its directory.
 
     Args:
@@ -252,27 +252,6 @@ class Frontier(RecrawlRecords, GroupedCommits, OutboxRecord):
                 "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE url=?",
                 (outcome, reason, time.time(), url),
             )
-
-    def record_reached(self, url: str, host: str, depth: int, reason: str) -> bool:
-        """Record ``url`` as indexed in this run, reached by a redirect from another URL.
-
-        A copy of it still queued in this run is settled too, so it is not fetched again; a
-        copy in flight (fetched, its document held for the site-wide verdict) finds itself
-        reached and sends nothing.
-        Returns False when the URL had already ended in this run, or was buried by ``indexer
-        delete`` (nothing changed).
-        """
-        if self.tombstones.buries(url):
-            return False
-        cur = self._db.execute(
-            "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
-            "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
-            "ON CONFLICT(url) DO UPDATE SET state='done', outcome='indexed', "
-            "reason=excluded.reason, reached_run=excluded.run, run=excluded.run "
-            "WHERE urls.run < excluded.run OR urls.state IN ('queued', 'fetching')",
-            (url, host, depth, self.run, reason, self.run, self.run, time.time()),
-        )
-        return cur.rowcount > 0
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
         """Give every URL still queued in this run (of ``host``, or all) a final outcome;
