@@ -2,7 +2,8 @@
 the job prints its summary of what was done, then one line naming ``frontier.url`` and what
 to run once the server is back — the same command again (reindex has no ``--resume``) —
 and exits 2, no traceback; ``indexer report`` advises a reindex for the run it left open,
-not a crawl's ``--join``; the same command then runs the job to its end. A real cluster of
+not a crawl's ``--join`` (and so does ``/admin``); the same command then runs the job to its
+end. A real cluster of
 the test's own, stopped (fast shutdown) under the running job, and a real Solr."""
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from indexer.crawl.frontier.members import Member
+from indexer.crawl.frontier.progress import Progress
+from indexer.crawl.frontier.runs import RunRecord
+from indexer.web.admin.state import RunRow
 from tests import test_pgd_outage as outage
 from tests.faults_helpers import ended
 from tests.faultserver import FaultServer
@@ -74,3 +79,14 @@ def test_a_reindex_that_loses_postgresql_says_to_run_it_again(
         assert f"indexer reindex --frontier URL --data-dir {tmp_path / 'd'}" in report, report
         code, _, err = _run(tmp_path, "reindex", "--delay", "0", "-q", *flags)
         assert code == 0, err[-3000:]
+
+
+def test_the_admin_page_advises_a_reindex_for_a_reindex_run_left_open() -> None:
+    gone = Member("m1:4242:ab", "m1:/var/lib/indexer/r", 0.0, None, None, None, None, False)
+    record = RunRecord(3, "crawling", None, "", False)
+    commands = {
+        kind: RunRow(record, 0.0, None, Progress(3, kind, 0.0), [gone]).gone_members[0][1]
+        for kind in ("crawl", "reindex")
+    }
+    assert commands["reindex"] == "indexer reindex --frontier URL --data-dir /var/lib/indexer/r"
+    assert commands["crawl"] == "indexer crawl --frontier URL --join --data-dir /var/lib/indexer/r"

@@ -9,7 +9,13 @@ from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.datadir import DataDir
-from indexer.crawl.frontier.members import Member, report_lines, run_gone, to_drain
+from indexer.crawl.frontier.members import (
+    Member,
+    drain_command,
+    report_lines,
+    run_gone,
+    to_drain,
+)
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
@@ -93,11 +99,7 @@ def _print_run(view: FrontierView, run: RunRecord) -> None:
     for line in report_lines(members, open_run and not reindex):
         print(line)
     for m in to_drain(members) if open_run and reindex else []:  # a crawl's --join does not fit
-        print(f"  `{REINDEX_AGAIN.format(m.data_dir)}` on {m.machine} runs the job again")
-
-
-#: What finishes an open reindex run's part on a shared frontier: the job run again.
-REINDEX_AGAIN = "indexer reindex --frontier URL --data-dir {}"
+        print(f"  `{drain_command(m.data_dir, 'reindex')}` on {m.machine} runs the job again")
 
 
 def _gone(view: FrontierView, run: RunRecord, members: list[Member]) -> bool:
