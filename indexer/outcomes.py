@@ -120,7 +120,10 @@ TABLE: dict[Outcome, OutcomeInfo] = {
         _R, _KEEP, "fetched again, main content hash unchanged; not re-indexed"
     ),
     Outcome.REDIRECTED: OutcomeInfo(
-        _R, _KEEP, "redirects to a URL in scope, which is indexed under its own URL"
+        _S,
+        _GRACE,
+        "redirects to a URL in scope, which is indexed under its own URL; a document under "
+        "this URL (the page moved) goes after the grace runs",
     ),
     Outcome.ROBOTS_DISALLOWED: OutcomeInfo(_S, _GRACE, "robots.txt (RFC 9309) disallows the URL"),
     Outcome.ROBOTS_UNAVAILABLE: OutcomeInfo(

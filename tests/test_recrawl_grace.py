@@ -67,3 +67,24 @@ def test_410_can_wait_like_a_404(solr_core: tuple[str, str], tmp_path: Path) -> 
         assert gone in solr_docs(*solr_core)
         night.reindex()
         assert gone not in solr_docs(*solr_core)
+
+
+def test_a_page_that_moved_leaves_the_index_after_its_grace_runs(
+    solr_core: tuple[str, str], tmp_path: Path
+) -> None:
+    """Pages indexed under their own URL start redirecting (the page moved to another URL
+    the site links, or into a loop): their documents go after the grace runs, as a 404's
+    do, and the target stays."""
+    base, core = solr_core
+    with first_night(solr_core, tmp_path, "/docs", 19) as night:  # 20 documents
+        url, paths = night.url, night.paths
+        moved = {paths[1]: paths[2], paths[3]: paths[4], paths[4]: paths[3]}  # 3 and 4 loop
+        night.site.set(redirect=moved)
+        night.reindex()
+        assert len(solr_docs(base, core)) == 20, "a redirect deleted before its grace runs"
+        outcomes = frontier_outcomes(night.data)
+        assert outcomes[url + paths[1]] == "redirected", outcomes[url + paths[1]]
+        night.reindex()
+        docs = solr_docs(base, core)
+    assert {url + p for p in moved} & set(docs) == set(), "a moved page stayed indexed"
+    assert url + paths[2] in docs and len(docs) == 17

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from indexer.crawl.frontier import Frontier
 from tests.faultserver import FaultServer, Reply, crawl, html
 
 
@@ -93,3 +94,53 @@ async def test_each_hop_of_a_chain_is_requested_once(tmp_path: Path) -> None:
     asked = [h for h in again if h.path == "/c3"]
     assert len(asked) == 1, [h.path for h in again]
     assert asked[0].headers.get("If-None-Match") == '"v1"', "the end of the chain asked itself"
+
+
+async def test_a_page_reached_by_a_redirect_keeps_its_links_for_its_304(tmp_path: Path) -> None:
+    """``/d`` → ``/d/`` (new: followed inline), whose links are only there; next crawl
+    ``/d/`` answers 304 and its links are still followed (stored under ``/d/``)."""
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/d"])
+        srv.route("/d", Reply(301, headers={"Location": "/d/"}))
+        srv.route(
+            "/d/", Reply(body=html("dir", "本文です。" * 30, ["/d/x"]), headers={"ETag": '"1"'})
+        )
+        srv.route("/d/x", Reply(body=html("x", "中身です。" * 30)))
+        await crawl([srv.url("/")], tmp_path / "a", fetch__per_host=1)
+        srv.route("/d/", Reply(304, headers={"ETag": '"1"'}))
+        before = len(srv.log())
+        run = await crawl([srv.url("/")], tmp_path / "a", fetch__per_host=1)
+        again = [h.path for h in srv.log()[before:]]
+    assert run.outcomes[srv.url("/d/")][0] == "not-modified", run.outcomes
+    assert "/d/x" in again, f"the 304 page's links were lost: {again}"
+    with Frontier(tmp_path / "a") as frontier:
+        assert frontier.stored_outlinks(srv.url("/d/")) == [srv.url("/d/x")]
+        assert frontier.stored_outlinks(srv.url("/d")) == [], "kept under the redirect"
+
+
+async def test_an_indexed_login_page_is_fetched_once(tmp_path: Path) -> None:
+    """With ``crawl.index_login_pages``, pages redirecting to a login URL end
+    ``login-required`` and each login page is requested once, by its own visit."""
+    form = html("ログイン", '<form><input type="password" name="pw"></form>')
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/a", "/b", "/c"])
+        for page in ("/a", "/b", "/c"):
+            srv.route(page, Reply(302, headers={"Location": "/login"}))
+        srv.route("/login", Reply(body=form))
+        run = await crawl([srv.url("/")], tmp_path, crawl__index_login_pages=True)
+    assert srv.paths().count("/login") == 1, srv.paths()
+    assert {run.outcomes[srv.url(p)][0] for p in ("/a", "/b", "/c")} == {"login-required"}
+    assert srv.url("/login") in [d["url"] for d in run.docs]
+
+
+async def test_a_redirect_to_a_deleted_url_does_not_request_it(tmp_path: Path) -> None:
+    """``indexer delete --url`` buried ``/gone``; ``/old`` → ``/gone`` is not followed."""
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/old"])
+        srv.route("/old", Reply(301, headers={"Location": "/gone"}))
+        srv.route("/gone", Reply(body=html("gone", "消したページ。" * 30)))
+        with Frontier(tmp_path) as frontier:
+            frontier.tombstones.bury_url(srv.url("/gone"))
+        run = await crawl([srv.url("/")], tmp_path)
+    assert "/gone" not in srv.paths(), srv.paths()
+    assert run.outcomes[srv.url("/old")][0] == "redirected", run.outcomes

@@ -4,10 +4,12 @@
 to :meth:`RedirectHops.check` before requesting it. In order:
 
 1. a login page ends the URL ``login-required`` (before the scope: SSO lives on another
-   host; :mod:`indexer.crawl.login`);
+   host; :mod:`indexer.crawl.login`); with ``crawl.index_login_pages`` a known login page
+   is queued, not followed, so that it is fetched once, by its own visit;
 2. a target outside the crawl's scope ends it ``out-of-scope``;
 3. a target the frontier knows already (queued, claimed or ended, in this run or an
-   earlier one) or that another visit of this process is fetching is not requested here:
+   earlier one, or deleted with ``indexer delete``) or that another visit of this process
+   is fetching is not requested here:
    :class:`RedirectQueued` ends the URL ``redirected`` and the target is left to its own
    visit, with its own validators (no page is fetched twice in a run; a recrawl asks the
    target itself with a conditional GET). A target new to the frontier is followed inline,
@@ -41,6 +43,8 @@ from indexer.outcomes import Outcome
 QUEUED_NOTE = "queued for its host's lease holder"
 #: The note after ``redirected to URL`` of a hop to a URL the frontier knows.
 KNOWN_NOTE = "left to its own visit"
+#: The note of a hop to a login page that ``crawl.index_login_pages`` indexes.
+LOGIN_NOTE = "the login page is fetched and indexed by its own visit"
 
 
 def queued_outcome(login: LoginRules, hop: RedirectQueued) -> tuple[Outcome, str]:
@@ -113,6 +117,8 @@ class RedirectHops:
         """
         if self.login.stops_redirect(target):  # before scope: SSO lives on another host
             raise PermanentFetchError(first, Outcome.LOGIN_REQUIRED, f"redirect to login {target}")
+        if self.login.index_login_pages and self.login.is_known_login(target):
+            raise RedirectQueued(first, target, LOGIN_NOTE)  # indexed once, by its own visit
         if not self.scope.allows(target):
             raise PermanentFetchError(first, Outcome.OUT_OF_SCOPE, f"redirect to {target}")
         if target != first and self.known(target):

@@ -73,6 +73,7 @@ class VisitRedirects:
             reason = f"redirected to {after}; a hop of {claimed.url}"
             mine.hops[url] = reason
             rows.append((url, host_of(url), claimed.depth, reason))
-            self.ledger.stats.record(Outcome.REDIRECTED, reason)  # as the report counts it
-        if rows:
-            self.frontier.record_hops(rows, Outcome.REDIRECTED)
+        ended = self.frontier.record_hops(rows, Outcome.REDIRECTED) if rows else []
+        for (_url, _host, _depth, reason), here in zip(rows, ended, strict=True):
+            if here:  # as the report counts it (a copy claimed meanwhile counts itself)
+                self.ledger.stats.record(Outcome.REDIRECTED, reason)

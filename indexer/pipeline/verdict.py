@@ -163,9 +163,9 @@ def judge(facts: Facts, *, obey_noindex: bool = True, skip_unchanged: bool = Fal
         return Verdict(Outcome.DUPLICATE, reason, follow, alias=True)
     notes = (f"redirected to {final}" if redirected else "", doc.note, _guessed(facts.page))
     reason = "; ".join(note for note in notes if note)
-    # a redirect's source is "redirected" (its target is counted indexed when sent)
+    # a redirect's source is not reached: its target is the document (indexed when sent)
     outcome = Outcome.REDIRECTED if redirected else Outcome.INDEXED
-    return Verdict(outcome, reason, follow, reached=True, alias=redirected, index=True)
+    return Verdict(outcome, reason, follow, reached=not redirected, alias=redirected, index=True)
 
 
 def _guessed(page: ProcessedPage) -> str:

@@ -170,7 +170,8 @@ class Visitor:
     def _redirects(self) -> VisitRedirects:
         """The crawl's redirect hops (:mod:`indexer.crawl.hops`, :mod:`.redirects`)."""
         shared = self.frontier.shared is not None
-        known = lambda u: u in self.in_flight or self.frontier.known(u)  # noqa: E731
+        frontier = self.frontier
+        known = lambda u: u in self.in_flight or frontier.known(u) or frontier.buried(u)  # noqa: E731
         robots = self.clients.robots
         hops = RedirectHops(self.login, self.scope, robots, self.politeness, shared, known)
         return VisitRedirects(hops, self.in_flight, self.ledger)
@@ -367,8 +368,9 @@ class Visitor:
         fields = self._send(claimed, fetched, facts)
         if self.learning is not None and digest is not None:
             self.learning.indexed(url, claimed.host, fetched, facts.page, digest, verdict.reason)
-        if doc is not None:
-            self.frontier.save_outlinks(url, facts.page.stored_outlinks() if verdict.follow else [])
+        if doc is not None:  # under the document's URL: a 304 to it later follows them
+            links = facts.page.stored_outlinks() if verdict.follow else []
+            self.frontier.save_outlinks(fetched.final_url, links)
         self.ledger.finish(url, verdict.outcome, verdict.reason, reached=verdict.reached, **fields)
 
     def _send(self, claimed: Claimed, fetched: FetchResult, facts: Facts) -> dict[str, str | None]:

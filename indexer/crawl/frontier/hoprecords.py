@@ -46,15 +46,23 @@ class HopRecords(RecrawlRecords):
         """Whether the frontier has ``url`` at all (queued, claimed or ended, in any run)."""
         return self._db.execute("SELECT 1 FROM urls WHERE url=?", (url,)).fetchone() is not None
 
-    def record_hops(self, hops: Iterable[Hop], outcome: str) -> None:
+    def buried(self, url: str) -> bool:
+        """Whether ``indexer delete`` buried ``url`` (or its host): it is not fetched."""
+        return self.tombstones.buries(url)
+
+    def record_hops(self, hops: Iterable[Hop], outcome: str) -> list[bool]:
         """End each intermediate hop URL with ``outcome`` (``redirected``) in this run: a new
         row, an older run's, or a copy queued in this one (one claimed meanwhile is its
-        visit's to end); a URL buried by ``indexer delete`` is left out."""
-        now = time.time()
+        visit's to end); a URL buried by ``indexer delete`` is left out. One answer per
+        hop: whether it was ended here."""
+        now, ended = time.time(), []
         for url, host, depth, reason in hops:
-            if not self.tombstones.buries(url):
-                params = (url, host, depth, self.run, outcome, reason, self.run, now)
-                self._db.execute(_SETTLE, params)
+            if self.tombstones.buries(url):
+                ended.append(False)
+                continue
+            params = (url, host, depth, self.run, outcome, reason, self.run, now)
+            ended.append(self._db.execute(_SETTLE, params).rowcount > 0)
+        return ended
 
     def record_reached(
         self, url: str, host: str, depth: int, reason: str, fields: DocFields = NO_FIELDS

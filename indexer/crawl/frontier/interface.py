@@ -154,8 +154,13 @@ class RecrawlRecords(Protocol):
         """Whether the frontier has ``url`` at all (any state, any run)."""
         ...
 
-    def record_hops(self, hops: Iterable[Hop], outcome: str) -> None:
-        """End intermediate redirect hops ``(url, host, depth, reason)`` in this run."""
+    def record_hops(self, hops: Iterable[Hop], outcome: str) -> list[bool]:
+        """End intermediate redirect hops ``(url, host, depth, reason)`` in this run; which
+        were ended."""
+        ...
+
+    def buried(self, url: str) -> bool:
+        """Whether ``indexer delete`` buried ``url``."""
         ...
 
     def record_reached(
