@@ -148,4 +148,4 @@ def test_report_and_a_dry_run_give_up_on_a_stopped_server_within_the_stall_bound
         code, err, took = _stopped_before(cluster, tmp_path, url, *args)
         assert code == 2, err[-3000:]
         assert "frontier.url postgresql://" in err and "Traceback" not in err, err[-3000:]
-        assert took < 3 + 3, f"{args}: {took:.1f} s"  # the connect's bound, plus the start
+        assert took < 3 + 5, f"{args}: {took:.1f} s"  # the bound, plus the start (was 12 s)
