@@ -226,14 +226,21 @@ class FrontierLostError(StateError):
     Args:
         url: ``frontier.url`` without its password.
         detail: what the driver said (one line).
+        remedy: what to run once the database is back (the crawl's: ``--resume``).
     """
 
-    def __init__(self, url: str, detail: str) -> None:
+    def __init__(
+        self, url: str, detail: str, remedy: str = "run the same command with --resume"
+    ) -> None:
+        self.url, self.detail = url, detail
         super().__init__(
-            f"frontier.url {url}",
-            f"PostgreSQL went away ({detail[:160]}): start it, then run the same command "
-            "with --resume",
+            f"frontier.url {url}", f"PostgreSQL went away ({detail[:160]}): start it, then {remedy}"
         )
+
+    def with_remedy(self, remedy: str) -> FrontierLostError:
+        """The same loss, with what the command that met it runs again (``reindex``: the
+        same command, which has no ``--resume``)."""
+        return FrontierLostError(self.url, self.detail, remedy)
 
 
 class StorageError(IndexerError):

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from indexer.cli.options import ExitCode
+from indexer.cli.stoppable import end_deferral
 from indexer.errors import ConfigError, IndexerError, QueryError, StateError
 
 
@@ -72,9 +73,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     SIGTERM is handled like SIGINT from the start (exit 130, "interrupted"), so a stop sent
     while a command is still setting up is not Python's default death by signal (143);
-    a crawl's event loop installs its own handler once it runs.
+    a crawl's event loop installs its own handler once it runs, and a stop that comes while
+    the command is ending waits for its end (:mod:`indexer.cli.stoppable`). ``argv`` None:
+    this is the program (``sys.argv``), which exits with the code returned.
     """
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        return _run(argv)
+    finally:  # a stop that came while the command was ending waited for it (.stoppable)
+        end_deferral(exiting=argv is None)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run its command, its errors mapped to exit codes."""
     try:
         args = build_parser().parse_args(argv)
         args.argv = list(sys.argv[1:] if argv is None else argv)  # `crawl --processes N`

@@ -246,7 +246,8 @@ def _check_outputs(args: argparse.Namespace, settings: Settings) -> None:
 def _crawl(crawler: Crawler, options: CrawlOptions, args: argparse.Namespace) -> RunStats:
     """Run the crawl's event loop (a signal stops it, :mod:`.stoppable`); when the shared
     frontier went away, print what was done before ``main()`` prints the one line (exit 2,
-    as for a broken state file)."""
+    as for a broken state file; the summary says ``frontier_lost``), and so when a second
+    signal aborted it (exit 130)."""
 
     def stop() -> None:
         if options.stop.is_set():
@@ -260,7 +261,10 @@ def _crawl(crawler: Crawler, options: CrawlOptions, args: argparse.Namespace) ->
     try:
         return run_stoppable(crawler.run(), stop)
     except FrontierLostError:
-        _report(crawler.stats, args, interrupted=False)
+        _report(crawler.stats, args, interrupted=False, lost=True)
+        raise
+    except KeyboardInterrupt:  # aborted by a second signal: what was done, then exit 130
+        _report(crawler.stats, args, interrupted=True)
         raise
 
 
@@ -282,9 +286,13 @@ def check_output_paths(out: Path | None, summary: Path | None, data_dir: Path) -
         raise ConfigError("crawl.data_dir", f"{data_dir} exists and is not a directory")
 
 
-def _report(stats: RunStats, args: argparse.Namespace, interrupted: bool) -> None:
+def _report(
+    stats: RunStats, args: argparse.Namespace, interrupted: bool, *, lost: bool = False
+) -> None:
     summary = stats.summary()
     summary["interrupted"] = interrupted
+    if lost:  # a --processes parent lets the others find it out themselves
+        summary["frontier_lost"] = True
     if not args.quiet:
         print(format_summary(summary), file=sys.stderr)
         if interrupted:

@@ -19,12 +19,16 @@ from indexer.cli.options import (
     solr_flags,
 )
 from indexer.cli.stoppable import run_stoppable
-from indexer.errors import ConfigError
+from indexer.errors import ConfigError, FrontierLostError
 from indexer.pipeline.phases import StopEvent, abort
 from indexer.pipeline.reindex import ReindexJob, ReindexResult, reindex
 from indexer.pipeline.resend import repair
 from indexer.report import format_summary
 from indexer.settings import LoadedSettings, Settings
+
+#: What a reindex job met by a lost shared frontier runs once PostgreSQL is back: the job
+#: starts anew (it has no ``--resume``).
+AGAIN = "run the same command again"
 
 
 def add_parser(sub: Any) -> None:
@@ -89,7 +93,9 @@ def _add_scope_flags(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the job; exit 0, 3 when the guard refused the deletions, 130 when stopped by a
-    signal, 1 when the recrawl failed (neither of the last two deletes anything)."""
+    signal, 1 when the recrawl failed (neither of the last two deletes anything); a shared
+    frontier that went away is a :class:`FrontierLostError` naming what to run again (exit
+    2 in ``main()``), raised after the summary of what was done."""
     configure_logging(args.verbose, args.quiet or args.dry_run)
     flags = {
         **solr_flags(args),
@@ -112,7 +118,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"action": action, "id": doc_id}, ensure_ascii=False), flush=True)
 
     on_change = print_change if args.dry_run else None
-    result = run_stoppable(reindex(loaded.settings, on_change=on_change, job=job), _on_signal(job))
+    job_run = reindex(loaded.settings, on_change=on_change, job=job)
+    try:
+        result = run_stoppable(job_run, _on_signal(job))
+    except FrontierLostError as exc:  # before the recrawl, or a dry run's copy: no summary
+        raise exc.with_remedy(AGAIN) from None
+    _print_result(result, args, counts)
+    if result.lost is not None:  # said after the summary; the run stays open, exit 2
+        raise result.lost.with_remedy(AGAIN)
+    if result.end is not None and result.end.phase in ("interrupted", "failed"):
+        return result.end.exit_code  # not reconciled: nothing deleted
+    if result.refused and not args.force:
+        return ExitCode.GUARD
+    return ExitCode.OK
+
+
+def _print_result(result: ReindexResult, args: argparse.Namespace, counts: dict[str, int]) -> None:
+    """The job's scope, its summary (a dry run's as one JSON line) and its refusals."""
     _print_scope(result, args.dry_run)
     if args.dry_run:
         print(json.dumps(_summary_line(result, counts), ensure_ascii=False), flush=True)
@@ -121,11 +143,6 @@ def run(args: argparse.Namespace) -> int:
         refreshed = f", refreshed {result.refreshed} old-stamped" if args.refresh else ""
         print(f"deleted {result.deleted}{refreshed}", file=sys.stderr)
     _print_refusals(result, args.force, args.dry_run)
-    if result.end is not None and result.end.phase in ("interrupted", "failed"):
-        return result.end.exit_code  # not reconciled: nothing deleted
-    if result.refused and not args.force:
-        return ExitCode.GUARD
-    return ExitCode.OK
 
 
 def _job(args: argparse.Namespace, loaded: LoadedSettings) -> ReindexJob:

@@ -9,7 +9,13 @@ from typing import Any
 
 from indexer.cli.options import add_common, load_from_args
 from indexer.crawl.datadir import DataDir
-from indexer.crawl.frontier.members import Member, report_lines, run_gone
+from indexer.crawl.frontier.members import (
+    Member,
+    drain_command,
+    report_lines,
+    run_gone,
+    to_drain,
+)
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
@@ -59,7 +65,9 @@ def run(args: argparse.Namespace) -> int:
     if args.outcome and not (outcome_is_known(args.outcome) or args.outcome in _STATES):
         raise ConfigError("--outcome", f"unknown outcome {args.outcome!r}")
     settings = load_from_args(args, {}).settings
-    with open_view(settings.crawl.data_dir, settings.frontier.url) as view:
+    with open_view(
+        settings.crawl.data_dir, settings.frontier.url, settings.frontier.stall_seconds
+    ) as view:
         DataDir(settings.crawl.data_dir).verify((OUTBOX, MISSED), read_only=True)
         if args.explain:
             return _explain(view, args.explain)
@@ -85,9 +93,13 @@ def _print_run(view: FrontierView, run: RunRecord) -> None:
     for one gone without ending the command that finishes its part)."""
     members = view.members(run.id)
     open_run = not run.finished
+    progress = view.progress.all().get(run.id)
+    reindex = progress is not None and progress.kind == "reindex"
     print(f"\n{format_run(run, _gone(view, run, members), shared=bool(members))}")
-    for line in report_lines(members, open_run):
+    for line in report_lines(members, open_run and not reindex):
         print(line)
+    for m in to_drain(members) if open_run and reindex else []:  # a crawl's --join does not fit
+        print(f"  `{drain_command(m.data_dir, 'reindex')}` on {m.machine} runs the job again")
 
 
 def _gone(view: FrontierView, run: RunRecord, members: list[Member]) -> bool:

@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     )
     settings = loaded.settings
     if settings.frontier.url:  # the admin views read it: fail fast, one line (exit 2)
-        open_view(settings.crawl.data_dir, settings.frontier.url).close()
+        open_view(
+            settings.crawl.data_dir, settings.frontier.url, settings.frontier.stall_seconds
+        ).close()
     password, generated = admin_password(settings.serve)
     config = WebConfig(
         settings.solr,

@@ -1,9 +1,15 @@
 """An event loop that SIGINT and SIGTERM stop gently (systemd and ``timeout`` send SIGTERM).
 
 While the loop runs, both signals call the command's own stop (the crawl or the reindex job
-ends within its stop budget, a second signal aborts). ``asyncio.run`` leaves SIGTERM at its
-default action when it ends (a death by signal, no summary); afterwards it is handled again
-as :func:`indexer.cli.main` sets it up, like SIGINT.
+ends within its stop budget, a second signal aborts). Once the command's coroutine has ended
+(also by an abort) the command is ending: it writes its summary, its run record and its
+outbox's state. A stop arriving then has nothing left to stop and must not cut that short
+(``asyncio.run`` would otherwise leave SIGTERM at its default action, a death by signal
+without a summary, and a signal during its shutdown steps leaves them un-awaited): from that
+moment both signals are only counted (:data:`LATE`) until :func:`end_deferral`. The process
+then exits with the code of its own ending. The ending is bounded without them: a lost
+shared frontier raises at once, a stalled one within ``frontier.stall_seconds``, Solr calls
+run in daemon threads; a third Ctrl-C to a ``--processes`` parent kills its children.
 """
 
 from __future__ import annotations
@@ -11,13 +17,20 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections.abc import Callable, Coroutine
+from types import FrameType
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+#: The signals a command's stop listens to.
+STOPS = (signal.SIGINT, signal.SIGTERM)
+#: Stops that arrived while the command was ending (counted, not acted upon).
+LATE: list[int] = []
 
 
 def run_stoppable(main: Coroutine[Any, Any, T], on_signal: Callable[[], None]) -> T:
-    """Run ``main`` in a new event loop with SIGINT and SIGTERM calling ``on_signal``.
+    """Run ``main`` in a new event loop with SIGINT and SIGTERM calling ``on_signal``; from
+    the moment ``main`` ends (or ``on_signal`` aborts with KeyboardInterrupt) later signals
+    are deferred (:func:`defer_stops`).
 
     Returns:
         ``main``'s result; its exceptions pass unchanged.
@@ -25,11 +38,45 @@ def run_stoppable(main: Coroutine[Any, Any, T], on_signal: Callable[[], None]) -
 
     async def with_signals() -> T:
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, on_signal)
-        return await main
 
-    try:
-        return asyncio.run(with_signals())
-    finally:
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        def handle() -> None:
+            try:
+                on_signal()
+            except KeyboardInterrupt:  # an abort: the command ends now
+                defer_stops(loop)
+                raise
+
+        for sig in STOPS:
+            loop.add_signal_handler(sig, handle)
+        try:
+            return await main
+        finally:
+            defer_stops(loop)
+
+    return asyncio.run(with_signals())
+
+
+def defer_stops(loop: asyncio.AbstractEventLoop | None = None) -> None:
+    """Take SIGINT and SIGTERM from ``loop`` (if it has them) and only count them in
+    :data:`LATE`, while the loop still runs: its close then has no handler to remove, so
+    no stop meets the default action it would restore (left: the two statements of each
+    swap, ``remove_signal_handler`` then ``signal.signal``)."""
+    for sig in STOPS:
+        if loop is not None:
+            loop.remove_signal_handler(sig)
+        signal.signal(sig, _late)
+
+
+def end_deferral(*, exiting: bool) -> None:
+    """Where :func:`defer_stops` took both signals: handle them as :func:`indexer.cli.main`
+    does at its start (KeyboardInterrupt) again, or, when the process is ``exiting`` with
+    its code, ignore them (the interpreter's finalization would give them their default
+    action back: a death by signal after the summary)."""
+    for sig in STOPS:
+        if signal.getsignal(sig) is _late:
+            signal.signal(sig, signal.SIG_IGN if exiting else signal.default_int_handler)
+    LATE.clear()
+
+
+def _late(signum: int, frame: FrameType | None) -> None:
+    LATE.append(signum)

@@ -42,7 +42,7 @@ def summary(launch: Launch, seconds: float) -> dict[str, Any]:
     total["died"] = sum(1 for e in entries if e["signal"])
     total["open_outboxes"] = []
     with contextlib.suppress(StateError):  # the frontier is gone: the children said so
-        total["open_outboxes"] = open_outboxes(launch.plan.url)
+        total["open_outboxes"] = open_outboxes(launch.plan.url, launch.plan.stall_seconds)
     return total
 
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
 from indexer.crawl.frontier.postgres.runclose import outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, stored_version
 
@@ -32,11 +32,17 @@ _OPEN_OUTBOXES = (
 _RUN_OPEN = "SELECT finished IS NULL FROM runs ORDER BY id DESC LIMIT 1"
 
 
-def wait_open(url: str, data_dir: Path, since: float, waiting: Callable[[], bool]) -> bool:
+def wait_open(
+    url: str,
+    data_dir: Path,
+    since: float,
+    waiting: Callable[[], bool],
+    stall_seconds: float = STALL_SECONDS,
+) -> bool:
     """Wait until the process of ``data_dir`` has registered its outbox in the newest run
     (since epoch ``since``), while ``waiting()`` holds: False when it stopped holding first."""
     key, ready = outbox_key(data_dir), False
-    db = PgConnection(url, NAMESPACE)
+    db = PgConnection(url, NAMESPACE, stall_seconds)
     try:
         while waiting():
             ready = ready or (stored_version(db) or 0) >= RUN_END_VERSION  # else being made
@@ -48,9 +54,9 @@ def wait_open(url: str, data_dir: Path, since: float, waiting: Callable[[], bool
     return False
 
 
-def run_open(url: str) -> bool:
+def run_open(url: str, stall_seconds: float = STALL_SECONDS) -> bool:
     """Whether the newest run of the frontier at ``url`` is still open."""
-    db = PgConnection(url, NAMESPACE)
+    db = PgConnection(url, NAMESPACE, stall_seconds)
     try:
         if (stored_version(db) or 0) < RUN_END_VERSION:
             return False
@@ -60,9 +66,9 @@ def run_open(url: str) -> bool:
         db.close()
 
 
-def open_outboxes(url: str) -> list[str]:
+def open_outboxes(url: str, stall_seconds: float = STALL_SECONDS) -> list[str]:
     """The outboxes (``machine:dir``) that keep the newest run open, when it is open."""
-    db = PgConnection(url, NAMESPACE)
+    db = PgConnection(url, NAMESPACE, stall_seconds)
     try:
         if (stored_version(db) or 0) < RUN_END_VERSION:  # process 0 failed before making it
             return []

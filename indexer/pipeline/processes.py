@@ -7,8 +7,10 @@ was given (each child its own event loop, ``extract.workers`` pool and data dire
 --join`` does) once it is open; with ``--join`` every child joins. Children run in sessions
 of their own, so a Ctrl-C reaches the parent only, which passes each SIGINT or SIGTERM on
 to every child by pid (a second one aborts them, as for one crawl). A child that fails
-(an exit code other than 0) stops the others. A child killed by a signal (``kill -9``)
-does not: its hosts are taken over by the others at their lease expiry
+(an exit code other than 0) stops the others — not when the shared frontier went away: each
+finds it out itself (within ``frontier.stall_seconds``; stopped only past that bound and its
+stop budget), says so and writes its summary. A child killed by a signal (``kill -9``) does
+not: its hosts are taken over by the others at their lease expiry
 (:mod:`indexer.crawl.frontier.postgres.leases`), and once its leases have expired
 (``frontier.lease_seconds``) one replacement joins the run on its data directory: it queues
 the URLs the dead process had in flight, drains its outbox and crawls a share of what is
@@ -29,6 +31,7 @@ on prefixed with its number.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -56,6 +59,8 @@ log = logging.getLogger("indexer")
 POLL = 0.1
 #: Seconds process 0 may take to open the run before the launch is given up.
 OPEN_TIMEOUT = 120.0
+#: Seconds a child may take to end once it found the frontier lost (its stop budget, 5 s).
+STOP_BUDGET = 6.0
 #: Seconds between two progress lines of the parent.
 SHOW_EVERY = 1.0
 #: The environment variable of ``frontier.url`` (handed to the children by pipe instead).
@@ -95,6 +100,7 @@ class Plan:
         join: every child joins the running crawl (the parent was given ``--join``).
         secret: the ``--frontier`` value on the parent's command line ('' if none), left
             off the children's.
+        stall_seconds: ``frontier.stall_seconds`` (the parent's questions; a lost frontier).
     """
 
     argv: tuple[str, ...]
@@ -105,6 +111,7 @@ class Plan:
     lease_seconds: float
     join: bool = False
     secret: str = ""
+    stall_seconds: float = field(default=60.0, kw_only=True)
 
     def dir_of(self, index: int) -> Path:
         """Child ``index``'s data directory."""
@@ -151,6 +158,7 @@ class Launch:
     due: dict[int, tuple[float, int]] = field(default_factory=dict)  # index → (at, dead pid)
     signals: int = 0
     failed: bool = False
+    stop_at: float | None = None  # the frontier went away: the others stopped at this time
     progress: LaunchProgress = field(default_factory=LaunchProgress)
 
     def start(self, index: int, *, join: bool, replaces: int | None = None) -> Child:
@@ -201,7 +209,23 @@ class Launch:
             elif child.code != 0 and not self.signals and not self.failed:
                 self.failed = True
                 self.due.clear()
-                self.signal_all()
+                if self._lost(child):
+                    self.stop_at = time.monotonic() + self.plan.stall_seconds + STOP_BUDGET
+                else:
+                    self.signal_all()
+
+    def _lost(self, child: Child) -> bool:
+        """Whether ``child`` failed because the shared frontier went away (its summary)."""
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            one = json.loads(self.plan.summary_of(child.index).read_text("utf-8"))
+            return bool(one.get("frontier_lost"))
+        return False
+
+    def stop_late(self) -> None:
+        """Stop the children still running at :attr:`stop_at` (the frontier went away)."""
+        if self.stop_at is not None and time.monotonic() >= self.stop_at:
+            self.stop_at = None
+            self.signal_all()
 
     def _died(self, child: Child) -> None:
         """A child killed by a signal: one replacement of its number after the lease time;
@@ -221,18 +245,18 @@ class Launch:
             if time.monotonic() < at:
                 continue
             del self.due[index]
-            if not _still_open(self.plan.url):
+            if not _still_open(self.plan.url, self.plan.stall_seconds):
                 log.warning("process %d not replaced: the run is closed", index)
                 continue
             child = self.start(index, join=True, replaces=pid)
             log.warning("process %d replaced by pid %d", index, child.proc.pid)
 
 
-def _still_open(url: str) -> bool:
+def _still_open(url: str, stall_seconds: float) -> bool:
     """Whether the run is open (True when the frontier cannot be asked: the replacement then
     finds out itself, and says so)."""
     try:
-        return run_open(url)
+        return run_open(url, stall_seconds)
     except IndexerError:
         return True
 
@@ -264,6 +288,7 @@ def run_processes(
         while launch.children or launch.due:
             launch.reap()
             launch.replace_due()
+            launch.stop_late()
             launch.progress.tick()
             time.sleep(POLL)
     finally:
@@ -284,6 +309,7 @@ def plan_of(
         out=out,
         url=settings.frontier.url,
         lease_seconds=settings.frontier.lease_seconds,
+        stall_seconds=settings.frontier.stall_seconds,
         join=join,
         secret=secret,
     )
@@ -352,7 +378,8 @@ def _wait_open(launch: Launch, first: Child, since: float) -> bool:
         alive = first.proc.poll() is None and not launch.signals
         return alive and time.monotonic() < deadline
 
-    return wait_open(launch.plan.url, launch.plan.dir_of(0), since, waiting)
+    plan = launch.plan
+    return wait_open(plan.url, plan.dir_of(0), since, waiting, plan.stall_seconds)
 
 
 def _install(launch: Launch) -> dict[int, Any]:

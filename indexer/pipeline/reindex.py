@@ -38,13 +38,13 @@ from indexer.crawl.frontier.progress import ProgressWriter
 from indexer.crawl.scope import Scope, build_scope
 from indexer.crawl.stored_scope import ScopePlan, load_scope, plan_scope, save_scope
 from indexer.crawl.urls import host_of, site_of
-from indexer.errors import SolrError
+from indexer.errors import FrontierLostError, SolrError
 from indexer.index.client import SolrClient, in_thread
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.outage import Stopped, patiently
-from indexer.pipeline.phases import Phase, RunEnd, RunPhases, StopEvent
+from indexer.pipeline.phases import EXIT_CODES, Phase, RunEnd, RunPhases, StopEvent
 from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
 from indexer.pipeline.refresh import stale_ids
 from indexer.pipeline.verdict import ReindexPolicy
@@ -103,6 +103,7 @@ class ReindexResult:
     scope: ScopePlan | None = None
     end: RunEnd | None = None
     refreshed: int = 0
+    lost: FrontierLostError | None = None
 
     @property
     def refused(self) -> list[str]:
@@ -228,10 +229,27 @@ async def _recrawl(
         stop=job.stop or StopEvent(),
     )
     crawler = Crawler(scoped, frontier, options)
-    await crawler.run()
+    await _recrawled(crawler)
     if plan.to_store is not None and not options.stop.is_set():
         save_scope(frontier, plan.to_store)
     return crawler, hosts, len(stale)
+
+
+async def _recrawled(crawler: Crawler) -> None:
+    """Run the recrawl; the shared frontier going away leaves with the crawler (its stats
+    and end: what the job did is printed before the one line), as :class:`_Lost`."""
+    try:
+        await crawler.run()
+    except FrontierLostError as exc:
+        raise _Lost(crawler, exc) from exc
+
+
+class _Lost(Exception):
+    """The shared frontier went away during the recrawl (its end: ``crawler.end``)."""
+
+    def __init__(self, crawler: Crawler, error: FrontierLostError) -> None:
+        super().__init__(str(error))
+        self.crawler, self.error = crawler, error
 
 
 class _NoIds(Exception):
@@ -267,6 +285,9 @@ async def _run(
         stats = RunStats()
         stats.ended(failed.end.phase, failed.end.stopped_in, failed.end.reason)
         return ReindexResult(stats, scope=plan, end=failed.end)
+    except _Lost as lost:
+        crawler = lost.crawler
+        return ReindexResult(crawler.stats, scope=plan, end=crawler.end, lost=lost.error)
     result = ReindexResult(crawler.stats, scope=plan, end=crawler.end, refreshed=stale)
     if crawler.end is None or crawler.end.phase != Phase.FINISHED:
         return result  # interrupted or failed: not reconciled, nothing deleted
@@ -277,7 +298,15 @@ async def _run(
         result.end = crawler.phases.end(Phase.INTERRUPTED, "stopped by a signal while reconciling")
     except SolrError as exc:  # an outage past solr.drain_timeout, or a refusal: said, ended
         result.end = crawler.phases.end(Phase.FAILED, f"Solr failed while reconciling: {exc}")
+    except FrontierLostError as exc:  # the run stays open; the job is run again
+        result.lost = exc
+        result.end = RunEnd(Phase.FAILED, EXIT_CODES[Phase.FAILED], _LOST, Phase.RECONCILING)
+        result.stats.ended(result.end.phase, result.end.stopped_in, _LOST)
     return result
+
+
+#: The reason of a job whose shared frontier went away while reconciling.
+_LOST = "the PostgreSQL of the shared frontier went away"
 
 
 async def _reconcile(

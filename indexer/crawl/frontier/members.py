@@ -126,11 +126,14 @@ DRAIN_NOTE = (
 )
 
 
-def drain_command(data_dir: str) -> str:
+def drain_command(data_dir: str, kind: str = "crawl") -> str:
     """What finishes the part of the run of a process that used ``data_dir`` (one gone
     without ending, or one that ended with changes left): run on that machine, it joins
     the run, drains the directory's outbox (the changes left for Solr) and, when nothing
-    else keeps the run open, closes the run (README, "A shared frontier in PostgreSQL")."""
+    else keeps the run open, closes the run (README, "A shared frontier in PostgreSQL").
+    A ``reindex`` run's (``kind``): the job run again there (reindex has no ``--join``)."""
+    if kind == "reindex":
+        return f"indexer reindex --frontier URL --data-dir {data_dir}"
     return f"indexer crawl --frontier URL --join --data-dir {data_dir}"
 
 

@@ -42,9 +42,9 @@ def open_frontier(settings: Settings, *, create: bool = True) -> Frontier:
     )
 
 
-def open_view(data_dir: Path, url: str = "") -> FrontierView:
+def open_view(data_dir: Path, url: str = "", stall_seconds: float = 60.0) -> FrontierView:
     """A read-only view of the frontier of ``url`` (empty: SQLite in ``data_dir``), for
-    ``indexer report``.
+    ``indexer report``; ``stall_seconds``: ``frontier.stall_seconds``.
 
     Raises:
         StateError: as :class:`FrontierView` / :class:`PgFrontierView`.
@@ -53,4 +53,4 @@ def open_view(data_dir: Path, url: str = "") -> FrontierView:
         return FrontierView(data_dir)
     from indexer.crawl.frontier.postgres.view import PgFrontierView
 
-    return PgFrontierView(url)
+    return PgFrontierView(url, stall_seconds)

@@ -52,10 +52,12 @@ class RunRow:
     def gone_members(self) -> list[tuple[Member, str]]:
         """While the run is open, the processes whose outbox may keep it open (gone without
         ending, or ended ``failed``: :func:`indexer.crawl.frontier.members.to_drain`), each
-        with the command that finishes its part (:func:`.members.drain_command`)."""
+        with the command that finishes its part (:func:`.members.drain_command`: for a
+        reindex run the job run again)."""
         if self.record.finished:
             return []
-        return [(m, drain_command(m.data_dir)) for m in to_drain(self.members)]
+        kind = self.kind or "crawl"
+        return [(m, drain_command(m.data_dir, kind)) for m in to_drain(self.members)]
 
     @property
     def kind(self) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -37,7 +38,7 @@ _TRANSACTION_WORDS = frozenset({"BEGIN", "COMMIT", "ROLLBACK"})
 # psycopg logs a lost connection's pipeline as it unwinds; the error itself is raised and
 # translated below, one line at the boundary.
 logging.getLogger("psycopg").setLevel(logging.ERROR)
-#: Seconds to wait for the server when connecting.
+#: Seconds to wait for the server when connecting, at most (:func:`connect_timeout`).
 CONNECT_TIMEOUT = 10
 #: Seconds one statement may wait for its answer (``frontier.stall_seconds``' default).
 STALL_SECONDS = 60.0
@@ -54,6 +55,16 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
+def connect_timeout(stall_seconds: float) -> int:
+    """libpq's ``connect_timeout`` (whole seconds, at least 2) for ``frontier.stall_seconds``:
+    a server that does not answer the connect is not answering, the condition that bound
+    names, so a shorter bound holds for the connect too (rounded up); a longer one does not
+    lengthen the wait past :data:`CONNECT_TIMEOUT`: at the connect nothing is held yet
+    (no lease, no claim) that patience could keep, and a command started against a hung
+    server says so sooner."""
+    return max(2, min(CONNECT_TIMEOUT, math.ceil(stall_seconds)))
+
+
 def to_pyformat(sql: str) -> str:
     """SQLite placeholders to psycopg's: ``?`` → ``%s``, ``:name`` → ``%(name)s`` (a literal
     ``%`` doubled). The frontier's SQL has no ``?`` or ``:`` inside string literals."""
@@ -66,7 +77,8 @@ class PgConnection:
     Args:
         url: a ``postgresql://`` URL (libpq's syntax).
         search_path: the database schema the frontier's tables live in.
-        stall_seconds: how long one statement may wait for its answer (:mod:`.stall`).
+        stall_seconds: how long one statement may wait for its answer (:mod:`.stall`), and
+            the connect (:func:`connect_timeout`).
 
     Attributes:
         lost: the error of a connection that went away, once it did (else None).
@@ -86,7 +98,7 @@ class PgConnection:
                 url,
                 autocommit=True,
                 prepare_threshold=0,
-                connect_timeout=CONNECT_TIMEOUT,
+                connect_timeout=connect_timeout(stall_seconds),
                 application_name="indexer",
             )
         except psycopg.Error as exc:

@@ -8,7 +8,7 @@ from indexer.crawl.frontier.browse import UrlBrowser
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.history import OutcomeHistory
 from indexer.crawl.frontier.members import Member
-from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
 from indexer.crawl.frontier.postgres.members import PgProgressStore, RunMembers
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, NO_CRAWL, stored_version
 from indexer.crawl.frontier.runs import RunRecord
@@ -17,15 +17,16 @@ from indexer.errors import StateError
 
 
 class PgFrontierView(FrontierView):
-    """Read-only view of the frontier at ``url`` (``frontier.url``).
+    """Read-only view of the frontier at ``url`` (``frontier.url``; ``stall_seconds``:
+    ``frontier.stall_seconds``, :class:`PgConnection`).
 
     Raises:
         StateError: the database cannot be reached, holds no frontier, or a foreign or
             newer one (names the URL without its password).
     """
 
-    def __init__(self, url: str) -> None:
-        self._db = db = PgConnection(url, NAMESPACE)
+    def __init__(self, url: str, stall_seconds: float = STALL_SECONDS) -> None:
+        self._db = db = PgConnection(url, NAMESPACE, stall_seconds)
         try:
             if stored_version(db) is None:
                 raise StateError(db.label, f"missing: {NO_CRAWL}")
