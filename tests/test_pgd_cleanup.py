@@ -54,6 +54,21 @@ def _gone(pid: int, within: float = 30.0) -> bool:
     return False
 
 
+def _running_under(tmp: Path) -> list[int]:
+    """The pids of the processes whose command line names a path under ``tmp`` (the
+    benchmark's site server writes its log there)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if str(tmp) in cmdline:
+                pids.append(int(proc.name))
+    return pids
+
+
 @pytest.fixture
 def tmp(pg_cluster: pgcluster.Cluster) -> Iterator[Path]:
     """A temporary directory of its own for the owners' clusters (TMPDIR), which the
@@ -121,6 +136,8 @@ def test_the_benchmark_stopped_with_sigterm_stops_its_cluster(tmp: Path) -> None
         bench.wait(60)
         assert _gone(pid), "the benchmark's cluster outlived its SIGTERM"
         assert not list(tmp.glob(f"{pgcluster.PREFIX}*"))
+        left = _running_under(tmp)
+        assert all(_gone(p, 10.0) for p in left), f"the benchmark left processes: {left}"
     finally:
         if bench.poll() is None:
             bench.kill()
