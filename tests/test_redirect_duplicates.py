@@ -144,3 +144,35 @@ async def test_a_redirect_to_a_deleted_url_does_not_request_it(tmp_path: Path) -
         run = await crawl([srv.url("/")], tmp_path)
     assert "/gone" not in srv.paths(), srv.paths()
     assert run.outcomes[srv.url("/old")][0] == "redirected", run.outcomes
+
+
+async def test_each_hop_before_a_failing_end_is_requested_once(tmp_path: Path) -> None:
+    """``/r`` → ``/m`` → ``/x`` (404), and ``/m`` is linked later (from ``/later``): ``/m``
+    answered a redirect under ``/r``'s visit and is not asked again."""
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/r", "/later"])
+        srv.page("/later", "later", ["/m"])
+        srv.route("/r", Reply(301, headers={"Location": "/m"}))
+        srv.route("/m", Reply(301, headers={"Location": "/x"}))
+        srv.route("/x", Reply(404, body="gone"))
+        run = await crawl([srv.url("/")], tmp_path, fetch__per_host=1)
+    assert srv.paths().count("/m") == 1, srv.paths()
+    assert run.outcomes[srv.url("/m")][0] == "redirected", run.outcomes
+
+
+async def test_a_maintenance_page_reached_by_a_redirect_is_judged_with_its_host(
+    tmp_path: Path,
+) -> None:
+    """Every page of the host answers one maintenance page, one of them through a redirect:
+    the redirect's target is judged a site-wide duplicate like the rest (the hash the
+    site-wide check counted moves to the document's URL), not left indexed."""
+    body = html("メンテナンス中", "ただいまメンテナンス中です。しばらくお待ちください。" * 5)
+    pages = [f"/p{i}" for i in range(8)]
+    with FaultServer() as srv:
+        srv.page("/", "home", ["/r", *pages])
+        srv.route("/r", Reply(301, headers={"Location": "/a"}))
+        for path in ["/a", *pages]:
+            srv.route(path, Reply(body=body, headers={"ETag": '"m"'}))
+        run = await crawl([srv.url("/")], tmp_path, fetch__per_host=1)
+    outcome = run.outcomes[srv.url("/a")][0]
+    assert outcome == "sitewide-duplicate", run.outcomes

@@ -63,13 +63,14 @@ class VisitRedirects:
         return self.frontier.reached_now(url)
 
     def record_hops(self, claimed: Claimed, mine: InFlight, last: str) -> None:
-        """The hops of ``claimed``'s fetch before ``last`` (its final URL, or the target left
-        to the frontier) answered redirects: end them ``redirected`` in this run."""
-        chain = mine.urls
-        end = chain.index(last) if last in chain else len(chain)
-        rows = []
-        for i in range(1, end):
-            url, after = chain[i], chain[i + 1] if i + 1 < len(chain) else last
+        """The hops of ``claimed``'s fetch before ``last`` (its final URL, the target left
+        to the frontier, or the hop whose answer failed for good) answered redirects: end
+        them ``redirected`` in this run. (Not after a retryable failure: the retry follows
+        the chain again, and a hop ended now would stop it short of its target.)"""
+        chain, rows = mine.urls, []
+        for url, after in zip(chain[1:], [*chain[2:], last], strict=False):  # afters: one longer
+            if url == last:  # the final URL (or the failing hop): not a redirect
+                break
             reason = f"redirected to {after}; a hop of {claimed.url}"
             mine.hops[url] = reason
             rows.append((url, host_of(url), claimed.depth, reason))

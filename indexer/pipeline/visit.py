@@ -207,9 +207,10 @@ class Visitor:
             self._observe(claimed.host, exc.unreachable)
             self._retry(claimed, exc)
             return
-        except FetchError as exc:
+        except FetchError as exc:  # permanent: the hops before the failing one redirected
             self.ledger.stats.fetched += 1
             self._observe(claimed.host, False)
+            self._redirects.record_hops(claimed, mine, mine.urls[-1])
             self._failed(claimed, exc)
             return
         self.ledger.stats.fetched += 1
@@ -382,7 +383,7 @@ class Visitor:
         if final != url:
             reason = f"reached by redirect from {url}"
             fields = (fetched.headers.get("etag"), fetched.headers.get("last-modified"), digest)
-            if self.frontier.record_reached(final, host_of(final), claimed.depth, reason, fields):
+            if self.frontier.record_reached(final, host_of(final), claimed.depth, url, fields):
                 self.ledger.stats.record(Outcome.INDEXED, reason)  # as the report counts it
         solr_doc = build_document(
             fetched, facts.page.decoded, doc, run=self.frontier.run, digest=digest

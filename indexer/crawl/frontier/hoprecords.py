@@ -24,7 +24,6 @@ from indexer.crawl.frontier.tombstones import Tombstones
 Hop = tuple[str, str, int, str]
 #: A document's ``(etag, last_modified, content_hash)``, each None when unknown.
 DocFields = tuple[str | None, str | None, str | None]
-NO_FIELDS: DocFields = (None, None, None)
 
 _SETTLE = (
     "INSERT INTO urls (url, host, depth, run, state, outcome, reason, fetched_run, updated) "
@@ -65,20 +64,22 @@ class HopRecords(RecrawlRecords):
         return ended
 
     def record_reached(
-        self, url: str, host: str, depth: int, reason: str, fields: DocFields = NO_FIELDS
+        self, url: str, host: str, depth: int, source: str, fields: DocFields
     ) -> bool:
-        """Record ``url`` as indexed in this run, reached by a redirect from another URL, with
-        the document's ``(etag, last_modified, content_hash)``.
+        """Record ``url`` as indexed in this run, reached by a redirect from ``source``, with
+        the document's ``(etag, last_modified, content_hash)``; the main-content hash the
+        site-wide check noted for ``source`` this run moves to ``url``, so that a later
+        rejudge of that hash (:mod:`indexer.pipeline.sitewide`) finds the document.
 
         A copy of it still queued in this run is settled too, so it is not fetched again; a
-        copy in flight (fetched, its document held for the site-wide verdict) finds itself
-        reached and sends nothing.
+        copy in flight finds itself reached and sends nothing.
         Returns False when the URL had already ended in this run, or was buried by ``indexer
         delete`` (nothing changed).
         """
         if self.tombstones.buries(url):
             return False
-        cur = self._db.execute(
+        reason = f"reached by redirect from {source}"
+        cur = self._db.execute(  # the row's outcome in one write (the history trigger's entry)
             "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
             "ON CONFLICT(url) DO UPDATE SET state='done', outcome='indexed', "
@@ -86,6 +87,11 @@ class HopRecords(RecrawlRecords):
             "WHERE urls.run < excluded.run OR urls.state IN ('queued', 'fetching')",
             (url, host, depth, self.run, reason, self.run, self.run, time.time()),
         )
-        if cur.rowcount > 0 and any(fields):
-            self.finish_reached(url, "indexed", reason, fields)
-        return cur.rowcount > 0
+        if cur.rowcount == 0:
+            return False
+        self.finish_reached(url, "indexed", reason, fields)  # the document's hash, validators
+        self._db.execute(  # the hash moves: NULL on the source, the document's on url
+            "UPDATE urls SET run_hash=CASE WHEN url=? THEN ? END, hash_run=? WHERE url IN (?, ?)",
+            (url, fields[2], self.run, url, source),
+        )
+        return True

@@ -164,10 +164,10 @@ class RecrawlRecords(Protocol):
         ...
 
     def record_reached(
-        self, url: str, host: str, depth: int, reason: str, fields: DocFields
+        self, url: str, host: str, depth: int, source: str, fields: DocFields
     ) -> bool:
-        """Record ``url`` as indexed in this run, reached by a redirect, with the document's
-        ``(etag, last_modified, content_hash)``."""
+        """Record ``url`` as indexed in this run, reached by a redirect from ``source``, with
+        the document's ``(etag, last_modified, content_hash)``."""
         ...
 
     def save_outlinks(self, url: str, links: list[str]) -> None:

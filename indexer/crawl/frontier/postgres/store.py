@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
+from indexer.crawl.frontier.hoprecords import DocFields
 from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
 from indexer.crawl.frontier.postgres.cutoff import leave_note, settle
@@ -332,6 +333,16 @@ class PgFrontier(Frontier):
         """:meth:`Frontier.release`; the URL is no longer in flight here."""
         super().release(url)
         self.leases.ended(url)
+
+    def record_reached(
+        self, url: str, host: str, depth: int, source: str, fields: DocFields
+    ) -> bool:
+        """:meth:`Frontier.record_reached`; a copy of ``url`` claimed here meanwhile (its
+        visit waits for the redirect's, then sends nothing) is no longer in flight."""
+        if not super().record_reached(url, host, depth, source, fields):
+            return False
+        self.leases.ended(url)
+        return True
 
     def _fetching(self, host: str) -> bool:
         row = self._db.execute(
