@@ -37,7 +37,9 @@ def _two(
     crawl = launch(tmp_path, *flags, *_site(srv, MORE))
     deadline = time.monotonic() + 90
     while not _both_crawl(tmp_path):
-        assert crawl.poll() is None and time.monotonic() < deadline, "no two processes"
+        if crawl.poll() is not None:
+            raise AssertionError(f"the launch ended early: {crawl.communicate()[1][-3000:]}")
+        assert time.monotonic() < deadline, "no two processes"
         time.sleep(0.05)
     return crawl
 

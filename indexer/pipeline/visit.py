@@ -203,17 +203,14 @@ class Visitor:
             self._queue_hop(claimed, exc)
             return
         except RetryableFetchError as exc:
-            self.ledger.stats.fetched += 1
             self._observe(claimed.host, exc.unreachable)
             self._retry(claimed, exc)
             return
         except FetchError as exc:  # permanent: the hops before the failing one redirected
-            self.ledger.stats.fetched += 1
             self._observe(claimed.host, False)
             self._redirects.record_hops(claimed, mine, mine.urls[-1])
             self._failed(claimed, exc)
             return
-        self.ledger.stats.fetched += 1
         self._observe(claimed.host, False)
         slot.leave()
         self._redirects.record_hops(claimed, mine, fetched.final_url)
@@ -254,7 +251,6 @@ class Visitor:
     def _queue_hop(self, claimed: Claimed, hop: RedirectQueued) -> None:
         """A hop left to the frontier (:mod:`indexer.crawl.hops`): the URL ends (not reached:
         nothing sent for it), its target is queued at its depth (a no-op once seen)."""
-        self.ledger.stats.fetched += 1
         self._observe(claimed.host, False)
         self.aliases.learn(claimed.url, hop.target)
         self.enqueue([hop.target], claimed.depth)
@@ -279,7 +275,9 @@ class Visitor:
         self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
 
     def _observe(self, host: str, unreachable: bool) -> None:
-        """Count one request of ``host``; end its queued URLs when it has become failing."""
+        """Count one request of ``host`` (the run's ``fetched``, and the host's failure
+        window); end its queued URLs when it has become failing."""
+        self.ledger.stats.fetched += 1
         if self.host_failures.observe(host, unreachable):
             reason = self.host_failures.reason(host)
             self.ledger.finish_queued(Outcome.HOST_FAILING, reason, host)
