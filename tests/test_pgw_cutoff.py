@@ -5,6 +5,7 @@ writes nothing; a process that left no note (killed with -9) still counts as die
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from indexer.crawl.frontier.members import died
@@ -81,3 +82,18 @@ def test_a_cut_off_process_whose_hosts_the_others_took_over_did_not_die(
     assert [(m.owner == owner, m.lost) for m in members] == [(True, True), (False, False)]
     assert died(members) == []
     assert "not continued yet" in members[0].status
+
+
+def test_a_note_with_a_field_of_the_wrong_type_is_dropped_not_a_traceback(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A note whose run matches but whose ``at`` is no number: the start goes on (the note
+    is removed; the process reads as died, as without one)."""
+    run, owner = _cut(pg_url, tmp_path / "a", note=False)
+    note = {"run": run, "owner": owner, "detail": "x", "at": "soon"}
+    (tmp_path / "a" / NOTE).write_text(json.dumps(note), "utf-8")
+    with PgFrontier(pg_url, tmp_path / "a", create=False) as again:
+        again.start_run(resume=True)
+        members = again.members.of(run)
+    assert [m.owner for m in died(members)] == [owner], members
+    assert not (tmp_path / "a" / NOTE).exists()

@@ -25,7 +25,7 @@ import socket
 import time
 from pathlib import Path
 
-from indexer.crawl.frontier.members import CUT_OFF
+from indexer.crawl.frontier.members import CUT_OFF, split_outbox
 from indexer.crawl.frontier.postgres.connection import PgConnection
 
 #: The note's file name in the data directory.
@@ -55,32 +55,38 @@ def settle(db: PgConnection, data_dir: Path, run: int) -> str | None:
     """A process starts or joins ``run`` on ``data_dir``: when the note there names a member
     of ``run``, write that member's end (phase :data:`CUT_OFF`, exit 2, when it was left);
     remove the note either way (one of another run is stale: that run was not continued
-    here). Returns the owner id whose end was written, else None."""
+    here; an unreadable one is as if none). Returns the owner id whose end was written,
+    else None."""
     path = data_dir / NOTE
-    try:
-        note = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            path.unlink(missing_ok=True)  # unreadable: as if none
-        return None
-    owner = note.get("owner") if isinstance(note, dict) else None
+    note = _read(path)
     found = None
-    if isinstance(owner, str) and note.get("run") == run:
-        at = float(note.get("at") or time.time())
+    if note is not None and note[0] == run:
+        _run, owner, at = note
         cursor = db.execute(_ENDED, (CUT_OFF, EXIT_CODE, at, run, owner))
         found = owner if int(cursor.rowcount) > 0 else None
-    path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        path.unlink(missing_ok=True)
     return found
 
 
 def noted(outbox: str, owner: str) -> bool:
     """Whether the data directory of ``outbox`` (``machine:/dir``, :func:`.runclose.outbox_key`)
     holds the note of ``owner``: read only on that machine (elsewhere False: unknown)."""
-    machine, _, folder = outbox.partition(":")
+    machine, folder = split_outbox(outbox)
     if machine != socket.gethostname():
         return False
+    note = _read(Path(folder) / NOTE)
+    return note is not None and note[1] == owner
+
+
+def _read(path: Path) -> tuple[int, str, float] | None:
+    """The note at ``path`` as ``(run, owner, at)``, or None when missing or not one (not
+    JSON, a field missing or of the wrong type)."""
     try:
-        note = json.loads((Path(folder) / NOTE).read_text("utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(note, dict) and note.get("owner") == owner
+        note = json.loads(path.read_text("utf-8"))
+        run, owner, at = note["run"], note["owner"], float(note.get("at") or time.time())
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+    if not isinstance(run, int) or not isinstance(owner, str):
+        return None
+    return run, owner, at
