@@ -19,6 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 SCHEMES = ("postgresql", "postgres")
 
 
+#: ``frontier.stall_seconds``' default: seconds one PostgreSQL statement may go unanswered.
+STALL_SECONDS = 60.0
+
+
 class FrontierSettings(BaseModel):
     """Where the frontier is (``frontier.*``)."""
 
@@ -33,7 +37,7 @@ class FrontierSettings(BaseModel):
         30.0, gt=0, description="How long a process holds a host without renewing it (s)."
     )
     stall_seconds: float = Field(
-        60.0,
+        STALL_SECONDS,
         gt=0,
         description="Seconds a PostgreSQL statement may go unanswered before the frontier "
         "counts as gone (the crawl stops; --resume continues).",

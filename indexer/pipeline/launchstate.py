@@ -12,9 +12,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
+from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.runclose import outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, stored_version
+from indexer.settings_frontier import STALL_SECONDS
 
 #: The frontier schema's version with ``run_outboxes`` (:mod:`..postgres.runclose`).
 RUN_END_VERSION = 4

@@ -13,6 +13,7 @@ from pathlib import Path
 from indexer.crawl.frontier.store import Frontier
 from indexer.crawl.frontier.view import FrontierView
 from indexer.settings import Settings
+from indexer.settings_frontier import STALL_SECONDS
 
 
 def open_frontier(settings: Settings, *, create: bool = True) -> Frontier:
@@ -42,7 +43,7 @@ def open_frontier(settings: Settings, *, create: bool = True) -> Frontier:
     )
 
 
-def open_view(data_dir: Path, url: str = "", stall_seconds: float = 60.0) -> FrontierView:
+def open_view(data_dir: Path, url: str = "", stall_seconds: float = STALL_SECONDS) -> FrontierView:
     """A read-only view of the frontier of ``url`` (empty: SQLite in ``data_dir``), for
     ``indexer report``; ``stall_seconds``: ``frontier.stall_seconds``.
 

@@ -31,6 +31,7 @@ from psycopg.pq import TransactionStatus
 
 from indexer.crawl.frontier.postgres.stall import StallWatch
 from indexer.errors import FrontierLostError, StateError, StorageError
+from indexer.settings_frontier import STALL_SECONDS
 
 _NAMED = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 _PASSWORD_PARAM = re.compile(r"(password=)[^&]*", re.I)
@@ -40,8 +41,6 @@ _TRANSACTION_WORDS = frozenset({"BEGIN", "COMMIT", "ROLLBACK"})
 logging.getLogger("psycopg").setLevel(logging.ERROR)
 #: Seconds to wait for the server when connecting, at most (:func:`connect_timeout`).
 CONNECT_TIMEOUT = 10
-#: Seconds one statement may wait for its answer (``frontier.stall_seconds``' default).
-STALL_SECONDS = 60.0
 
 
 def redact(url: str) -> str:

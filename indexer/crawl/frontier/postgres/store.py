@@ -23,7 +23,7 @@ from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.hoprecords import DocFields
 from indexer.crawl.frontier.members import Member
-from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
+from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.cutoff import leave_note, settle
 from indexer.crawl.frontier.postgres.hostcap import HostCap
 from indexer.crawl.frontier.postgres.latedeletes import LateDeletes
@@ -42,6 +42,7 @@ from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.store import Claimed, Frontier
 from indexer.crawl.frontier.tombstones import TOMBSTONES_EVERY, Tombstones
+from indexer.settings_frontier import STALL_SECONDS
 
 _CLAIM = (
     "WITH c AS (UPDATE urls SET state='fetching', fetched_run=:run, updated=:now WHERE url = "

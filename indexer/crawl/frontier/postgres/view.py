@@ -8,12 +8,13 @@ from indexer.crawl.frontier.browse import UrlBrowser
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.history import OutcomeHistory
 from indexer.crawl.frontier.members import Member
-from indexer.crawl.frontier.postgres.connection import STALL_SECONDS, PgConnection
+from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.members import PgProgressStore, RunMembers
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, NO_CRAWL, stored_version
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.crawl.frontier.view import FrontierView
 from indexer.errors import StateError
+from indexer.settings_frontier import STALL_SECONDS
 
 
 class PgFrontierView(FrontierView):
