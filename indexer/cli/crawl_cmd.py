@@ -22,6 +22,7 @@ from indexer.cli.options import (
 from indexer.cli.progress import ProgressDisplay
 from indexer.cli.stoppable import run_stoppable
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.members import LOST_KEY
 from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.stored_scope import load_scope, resumed_scope, save_scope, scope_of
 from indexer.errors import ConfigError, FrontierLostError, NoOpenRunError
@@ -292,7 +293,7 @@ def _report(
     summary = stats.summary()
     summary["interrupted"] = interrupted
     if lost:  # a --processes parent lets the others find it out themselves
-        summary["frontier_lost"] = True
+        summary[LOST_KEY] = True
     if not args.quiet:
         print(format_summary(summary), file=sys.stderr)
         if interrupted:

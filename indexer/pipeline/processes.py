@@ -9,7 +9,7 @@ of their own, so a Ctrl-C reaches the parent only, which passes each SIGINT or S
 to every child by pid (a second one aborts them, as for one crawl). A child that fails
 (an exit code other than 0) stops the others — not when the shared frontier went away: each
 finds it out itself (within ``frontier.stall_seconds``; stopped only past that bound and its
-stop budget), says so and writes its summary. A child killed by a signal (``kill -9``) does
+stop budget, :data:`LOST_STOP_WITHIN`). A child killed by a signal (``kill -9``) does
 not: its hosts are taken over by the others at their lease expiry
 (:mod:`indexer.crawl.frontier.postgres.leases`), and once its leases have expired
 (``frontier.lease_seconds``) one replacement joins the run on its data directory: it queues
@@ -17,8 +17,7 @@ the URLs the dead process had in flight, drains its outbox and crawls a share of
 left, so the run can end (:mod:`indexer.crawl.frontier.postgres.runclose`). The parent
 adds up the children's summaries (:mod:`indexer.pipeline.summaries`), names each process
 and exits 1 when one died, else with the worst of the children's exit codes. A number is
-replaced once: when its replacement is killed too, or when the run is already closed at the
-replacement's time (nothing left for it), it is not replaced again, and the others crawl on.
+replaced once, and not when the run is closed by then (nothing is left for it).
 
 The frontier URL (its password) is not on the children's command lines, which any user can
 read: it goes to each child through a pipe (:mod:`indexer.pipeline.childside`), as does the
@@ -44,14 +43,16 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from indexer.crawl.frontier.members import drain_command
+from indexer.crawl.frontier.members import LOST_KEY, drain_command
 from indexer.errors import ConfigError, IndexerError
 from indexer.pipeline.childside import HANDOFF_FLAG, send_handoff, without_value
 from indexer.pipeline.childstreams import LaunchProgress
 from indexer.pipeline.launchend import exit_code, summary
 from indexer.pipeline.launchstate import run_open, wait_open
+from indexer.pipeline.phases import STOP_BUDGET
 from indexer.report import RunStats
 from indexer.settings import Settings, env_name
+from indexer.settings_frontier import STALL_SECONDS
 
 log = logging.getLogger("indexer")
 
@@ -59,8 +60,8 @@ log = logging.getLogger("indexer")
 POLL = 0.1
 #: Seconds process 0 may take to open the run before the launch is given up.
 OPEN_TIMEOUT = 120.0
-#: Seconds a child may take to end once it found the frontier lost (its stop budget, 5 s).
-STOP_BUDGET = 6.0
+#: Seconds a child may take to end once it found the frontier lost: its stop budget and 1 s.
+LOST_STOP_WITHIN = STOP_BUDGET + 1.0
 #: Seconds between two progress lines of the parent.
 SHOW_EVERY = 1.0
 #: The environment variable of ``frontier.url`` (handed to the children by pipe instead).
@@ -111,7 +112,7 @@ class Plan:
     lease_seconds: float
     join: bool = False
     secret: str = ""
-    stall_seconds: float = field(default=60.0, kw_only=True)
+    stall_seconds: float = field(default=STALL_SECONDS, kw_only=True)
 
     def dir_of(self, index: int) -> Path:
         """Child ``index``'s data directory."""
@@ -210,7 +211,7 @@ class Launch:
                 self.failed = True
                 self.due.clear()
                 if self._lost(child):
-                    self.stop_at = time.monotonic() + self.plan.stall_seconds + STOP_BUDGET
+                    self.stop_at = time.monotonic() + self.plan.stall_seconds + LOST_STOP_WITHIN
                 else:
                     self.signal_all()
 
@@ -218,12 +219,12 @@ class Launch:
         """Whether ``child`` failed because the shared frontier went away (its summary)."""
         with contextlib.suppress(OSError, ValueError, AttributeError):
             one = json.loads(self.plan.summary_of(child.index).read_text("utf-8"))
-            return bool(one.get("frontier_lost"))
+            return bool(one.get(LOST_KEY))
         return False
 
     def stop_late(self) -> None:
         """Stop the children still running at :attr:`stop_at` (the frontier went away)."""
-        if self.stop_at is not None and time.monotonic() >= self.stop_at:
+        if self.stop_at is not None and not self.signals and time.monotonic() >= self.stop_at:
             self.stop_at = None
             self.signal_all()
 
@@ -241,9 +242,8 @@ class Launch:
         launch is stopping, none when the run has been closed meanwhile)."""
         if self.signals or self.failed:
             self.due.clear()
-        for index, (at, pid) in list(self.due.items()):
-            if time.monotonic() < at:
-                continue
+        now = time.monotonic()
+        for index, (_, pid) in [(i, due) for i, due in self.due.items() if due[0] <= now]:
             del self.due[index]
             if not _still_open(self.plan.url, self.plan.stall_seconds):
                 log.warning("process %d not replaced: the run is closed", index)

@@ -28,6 +28,9 @@ CRAWLING, ENDED, GONE = "crawling", "ended", "gone"
 #: could not write its end (PostgreSQL was gone), so the next process on its data directory
 #: writes it for it (:mod:`indexer.crawl.frontier.postgres.cutoff`), continuing its part.
 CUT_OFF = "frontier-lost"
+#: The ``--summary-json`` key of a process that stopped because the frontier went away (the
+#: ``--processes`` parent reads it: such a child's siblings find out themselves).
+LOST_KEY = "frontier_lost"
 
 
 @dataclass(frozen=True, slots=True)
