@@ -20,6 +20,7 @@ import pytest
 from indexer.crawl.frontier.members import Member
 from indexer.crawl.frontier.progress import Progress
 from indexer.crawl.frontier.runs import RunRecord
+from indexer.web.admin.render import environment
 from indexer.web.admin.state import RunRow
 from tests import test_pgd_outage as outage
 from tests.faults_helpers import ended
@@ -84,9 +85,24 @@ def test_a_reindex_that_loses_postgresql_says_to_run_it_again(
 def test_the_admin_page_advises_a_reindex_for_a_reindex_run_left_open() -> None:
     gone = Member("m1:4242:ab", "m1:/var/lib/indexer/r", 0.0, None, None, None, None, False)
     record = RunRecord(3, "crawling", None, "", False)
-    commands = {
-        kind: RunRow(record, 0.0, None, Progress(3, kind, 0.0), [gone]).gone_members[0][1]
+    advice = {
+        kind: RunRow(record, 0.0, None, Progress(3, kind, 0.0), [gone]).gone_members[0][1:]
         for kind in ("crawl", "reindex")
     }
-    assert commands["reindex"] == "indexer reindex --frontier URL --data-dir /var/lib/indexer/r"
-    assert commands["crawl"] == "indexer crawl --frontier URL --join --data-dir /var/lib/indexer/r"
+    assert advice["reindex"] == ("indexer reindex --frontier URL --data-dir /var/lib/indexer/r", "")
+    command, note = advice["crawl"]
+    assert command == "indexer crawl --frontier URL --join --data-dir /var/lib/indexer/r"
+    assert "--join" not in note and "--solr" in note, note  # what a --join does not adopt
+
+
+def test_the_admin_page_gives_the_join_note_for_a_crawl_run_only() -> None:
+    gone = Member("m1:4242:ab", "m1:/var/lib/indexer/r", 0.0, None, None, None, None, False)
+    record = RunRecord(3, "crawling", None, "", False)
+    said: dict[str, list[str]] = {}
+    for kind in ("crawl", "reindex"):
+        row = RunRow(record, 0.0, None, Progress(3, kind, 0.0), [gone])
+        page = environment().get_template("progress.html").render(run=row)
+        said[kind] = [line for line in page.splitlines() if "gone-member" in line]
+    assert len(said["crawl"]) == 1 and "--solr" in said["crawl"][0], said
+    assert len(said["reindex"]) == 1 and "--solr" not in said["reindex"][0], said
+    assert "indexer reindex --frontier URL" in said["reindex"][0], said

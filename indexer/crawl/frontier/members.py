@@ -90,7 +90,7 @@ class Member:
         if self.state == GONE and self.lost:
             return (
                 "stopped when PostgreSQL went away (exit 2), not continued yet: its command "
-                "again with --resume continues it"
+                "again on its data directory continues it (a crawl's with --resume)"
             )
         if self.state == GONE:
             return "gone without ending (killed, crashed or cut off from the frontier)"

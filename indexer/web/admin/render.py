@@ -12,7 +12,7 @@ import jinja2
 import markupsafe
 from aiohttp import web
 
-from indexer.crawl.frontier.members import DRAIN_NOTE, drain_command
+from indexer.crawl.frontier.members import drain_command
 from indexer.solr.snippets import without_bidi
 from indexer.web.admin.auth import SESSIONS, current
 
@@ -30,7 +30,6 @@ def environment() -> jinja2.Environment:
     env.filters["when"] = when
     env.filters["ago"] = ago
     env.globals["drain_command"] = drain_command  # one wording with report and the CLI
-    env.globals["drain_note"] = DRAIN_NOTE
     return env
 
 

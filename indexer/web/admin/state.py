@@ -16,7 +16,14 @@ from pathlib import Path
 
 from indexer.crawl.frontier.browse import UrlFilter, UrlRow
 from indexer.crawl.frontier.history import HistoryEntry
-from indexer.crawl.frontier.members import Member, drain_command, run_gone, tally, to_drain
+from indexer.crawl.frontier.members import (
+    DRAIN_NOTE,
+    Member,
+    drain_command,
+    run_gone,
+    tally,
+    to_drain,
+)
 from indexer.crawl.frontier.opening import open_view
 from indexer.crawl.frontier.progress import INTERVAL, Progress
 from indexer.crawl.frontier.runs import RunRecord
@@ -49,15 +56,17 @@ class RunRow:
         return tally(self.members)
 
     @property
-    def gone_members(self) -> list[tuple[Member, str]]:
+    def gone_members(self) -> list[tuple[Member, str, str]]:
         """While the run is open, the processes whose outbox may keep it open (gone without
         ending, or ended ``failed``: :func:`indexer.crawl.frontier.members.to_drain`), each
-        with the command that finishes its part (:func:`.members.drain_command`: for a
-        reindex run the job run again)."""
+        as ``(member, command, note)``: the command that finishes its part
+        (:func:`.members.drain_command`: for a reindex run the job run again) and what to add
+        to it (:data:`.members.DRAIN_NOTE` for a crawl's ``--join``, '' for a reindex)."""
         if self.record.finished:
             return []
         kind = self.kind or "crawl"
-        return [(m, drain_command(m.data_dir, kind)) for m in to_drain(self.members)]
+        note = "" if kind == "reindex" else DRAIN_NOTE
+        return [(m, drain_command(m.data_dir, kind), note) for m in to_drain(self.members)]
 
     @property
     def kind(self) -> str:
