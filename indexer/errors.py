@@ -112,7 +112,8 @@ class PermanentFetchError(FetchError):
 class RedirectQueued(FetchError):
     """A redirect hop left to the frontier instead of being followed
     (:mod:`indexer.crawl.hops`): on a frontier shared by several crawl processes a hop to
-    another host, on any frontier a hop to a URL already fetched in this run.
+    another host, on any frontier a hop to a URL the frontier knows or another visit is
+    fetching, and with ``crawl.index_login_pages`` a hop to a known login page.
 
     Args:
         target: the normalized redirect target, queued (a no-op for a URL already seen).

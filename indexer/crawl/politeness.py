@@ -129,10 +129,10 @@ class Politeness:
         plus :data:`GAP_MARGIN` when there is a delay (the host sees each request a little
         after it is written, and not always equally late: on loopback, at the kernel's
         receive time, 9,030 requests of two processes at a 0.5 s delay had no gap below
-        0.502 s, so at most 8 ms of the margin was spent; a server's own read time came up
-        to 45 ms late under load and is no measure of it). With a shared frontier the
-        request's start is handed on too (``SharedPoliteness.started``: a host given back
-        keeps its gap from it)."""
+        0.501 s, so at most 9 ms of the margin was spent; a threaded server's own log time
+        can lag its kernel's receive time under load and is no measure of it). With a
+        shared frontier the request's start is handed on too (``SharedPoliteness.started``:
+        a host given back keeps its gap from it)."""
         state, now = self._host(host), time.monotonic()
         delay = self.delay_of(host)
         margin = GAP_MARGIN if delay > 0 else 0.0

@@ -6,7 +6,7 @@ frontier learns that ``/a`` was reached only when that visit ends (its document 
 tell that ``/a`` is taken, in either order:
 
 - ``/a``'s own visit is running (fetched, extracting) when ``/r``'s redirect names it: the
-  hop is not followed (:mod:`indexer.crawl.hops`, ``already fetched in this run``);
+  hop is not followed (:mod:`indexer.crawl.hops`: ``left to its own visit``);
 - ``/r``'s visit fetched ``/a`` and is extracting when ``/a``'s queued copy is claimed:
   ``/a``'s visit waits for ``/r``'s to end and sends nothing when it reached ``/a`` (or
   ends ``redirected`` when ``/a`` was a hop that answered a redirect itself).
@@ -34,8 +34,8 @@ class InFlight:
 
 
 class VisitsInFlight:
-    """The URLs requested by the visits running in this process: each visit's own URL and,
-    once fetched, its final URL after redirects.
+    """The URLs requested by the visits running in this process: each visit's own URL and
+    each redirect hop it followed, up to its final URL.
 
     Not thread-safe: used from the event loop only.
     """

@@ -55,7 +55,8 @@ def redact(url: str) -> str:
 
 
 def connect_timeout(stall_seconds: float) -> int:
-    """libpq's ``connect_timeout`` (whole seconds, at least 2) for ``frontier.stall_seconds``:
+    """libpq's ``connect_timeout`` (whole seconds; libpq reads a value under 2 as 2: the
+    PostgreSQL documentation, libpq connection parameters) for ``frontier.stall_seconds``:
     a server that does not answer the connect is not answering, the condition that bound
     names, so a shorter bound holds for the connect too (rounded up); a longer one does not
     lengthen the wait past :data:`CONNECT_TIMEOUT`: at the connect nothing is held yet
