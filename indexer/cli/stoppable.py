@@ -6,7 +6,7 @@ ends within its stop budget, a second signal aborts). Once the command's corouti
 outbox's state. A stop arriving then has nothing left to stop and must not cut that short
 (``asyncio.run`` would otherwise leave SIGTERM at its default action, a death by signal
 without a summary, and a signal during its shutdown steps leaves them un-awaited): from that
-moment both signals are only counted (:data:`LATE`) until :func:`end_deferral`. The process
+moment both signals are taken and left without effect until :func:`end_deferral`. The process
 then exits with the code of its own ending. The ending is bounded without them: a lost
 shared frontier raises at once, a stalled one within ``frontier.stall_seconds``, Solr calls
 run in daemon threads; a third Ctrl-C to a ``--processes`` parent kills its children.
@@ -23,8 +23,6 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 #: The signals a command's stop listens to.
 STOPS = (signal.SIGINT, signal.SIGTERM)
-#: Stops that arrived while the command was ending (counted, not acted upon).
-LATE: list[int] = []
 
 
 def run_stoppable(main: Coroutine[Any, Any, T], on_signal: Callable[[], None]) -> T:
@@ -56,14 +54,13 @@ def run_stoppable(main: Coroutine[Any, Any, T], on_signal: Callable[[], None]) -
     return asyncio.run(with_signals())
 
 
-def defer_stops(loop: asyncio.AbstractEventLoop | None = None) -> None:
-    """Take SIGINT and SIGTERM from ``loop`` (if it has them) and only count them in
-    :data:`LATE`, while the loop still runs: its close then has no handler to remove, so
-    no stop meets the default action it would restore (left: the two statements of each
-    swap, ``remove_signal_handler`` then ``signal.signal``)."""
+def defer_stops(loop: asyncio.AbstractEventLoop) -> None:
+    """Take SIGINT and SIGTERM from ``loop`` and leave them without effect, while the loop
+    still runs: its close then has no handler to remove, so no stop meets the default
+    action it would restore (left: the two statements of each swap,
+    ``remove_signal_handler`` then ``signal.signal``)."""
     for sig in STOPS:
-        if loop is not None:
-            loop.remove_signal_handler(sig)
+        loop.remove_signal_handler(sig)
         signal.signal(sig, _late)
 
 
@@ -75,8 +72,7 @@ def end_deferral(*, exiting: bool) -> None:
     for sig in STOPS:
         if signal.getsignal(sig) is _late:
             signal.signal(sig, signal.SIG_IGN if exiting else signal.default_int_handler)
-    LATE.clear()
 
 
 def _late(signum: int, frame: FrameType | None) -> None:
-    LATE.append(signum)
+    """A stop while the command ends: nothing is left to stop (see the module's text)."""
