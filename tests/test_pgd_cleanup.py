@@ -54,9 +54,9 @@ def _gone(pid: int, within: float = 30.0) -> bool:
     return False
 
 
-def _running_under(tmp: Path) -> list[int]:
+def _running_under(tmp: Path, naming: str = "") -> list[int]:
     """The pids of the processes whose command line names a path under ``tmp`` (the
-    benchmark's site server writes its log there)."""
+    benchmark's site server writes its log there), and ``naming`` too."""
     pids = []
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
@@ -64,7 +64,7 @@ def _running_under(tmp: Path) -> list[int]:
                 cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
             except OSError:
                 continue
-            if str(tmp) in cmdline:
+            if str(tmp) in cmdline and naming in cmdline:
                 pids.append(int(proc.name))
     return pids
 
@@ -127,11 +127,14 @@ def test_the_benchmark_stopped_with_sigterm_stops_its_cluster(tmp: Path) -> None
     pid = None
     try:
         deadline = time.monotonic() + 90
-        while pid is None and time.monotonic() < deadline and bench.poll() is None:
+        site: list[int] = []
+        while not (pid and site) and time.monotonic() < deadline and bench.poll() is None:
             for root in tmp.glob(f"{pgcluster.PREFIX}*"):
                 pid = pgcluster.Cluster(root, 0, Path()).pid()
+            site = _running_under(tmp, "throughput_site")
             time.sleep(0.2)
         assert pid is not None, "the benchmark started no cluster"
+        assert site, "the benchmark's site server never ran: the last check would hold vacuously"
         bench.send_signal(signal.SIGTERM)
         bench.wait(60)
         assert _gone(pid), "the benchmark's cluster outlived its SIGTERM"

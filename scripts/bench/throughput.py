@@ -116,7 +116,8 @@ class Server:
     def __init__(self, port: int, hosts: int, pages: int, tmp: Path) -> None:
         self.log_path = tmp / f"server-{time.monotonic_ns()}.jsonl"
         args = [sys.executable, str(HERE / "throughput_site.py"), str(port), str(hosts), str(pages)]
-        self.proc = subprocess.Popen([*args, str(self.log_path)], stdout=subprocess.PIPE, text=True)
+        args += [str(self.log_path), str(os.getpid())]  # the pid: it stops when we die
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         if self.proc.stdout.readline().strip() != "ready":
             self.stop()

@@ -11,7 +11,7 @@ it costs little CPU. It logs each request's host and arrival: the kernel's recei
 its bytes (``SO_TIMESTAMPNS``, epoch seconds), not when the server got round to reading
 them (on a loaded machine that was up to 45 ms later, and the log showed gaps the client
 never left); written as JSON lines when it gets SIGTERM.
-Usage (as a child): python scripts/bench/throughput_site.py PORT HOSTS PAGES LOGFILE
+Usage (as a child): python scripts/bench/throughput_site.py PORT HOSTS PAGES LOGFILE [PARENT_PID]
 """
 
 from __future__ import annotations
@@ -185,11 +185,11 @@ def _accept(sock: socket.socket, table: dict[str, bytes], log: list[Entry]) -> N
         _Connection(conn, table, log)
 
 
-def _stop_with_parent() -> None:
-    """Get SIGTERM when the benchmark that started this server dies, however it dies (a
-    SIGTERM to it stops its clusters and re-raises, skipping its ``finally`` blocks):
-    Linux's ``prctl(PR_SET_PDEATHSIG)``; exit at once when it is gone already."""
-    parent = os.getppid()
+def _stop_with_parent(parent: int) -> None:
+    """Get SIGTERM when the benchmark that started this server (pid ``parent``, which it
+    passes: read here it could already be the reaper's) dies, however it dies (a SIGTERM
+    to it stops its clusters and re-raises, skipping its ``finally`` blocks): Linux's
+    ``prctl(PR_SET_PDEATHSIG)``; exit at once when it is gone already."""
     if sys.platform.startswith("linux"):
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # 1: PR_SET_PDEATHSIG, <linux/prctl.h>
@@ -198,5 +198,5 @@ def _stop_with_parent() -> None:
 
 
 if __name__ == "__main__":
-    _stop_with_parent()
+    _stop_with_parent(int(sys.argv[5]) if len(sys.argv) > 5 else os.getppid())
     asyncio.run(serve(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])))
