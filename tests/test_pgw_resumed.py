@@ -5,7 +5,7 @@ The crawl processes stop with exit 2 and the "went away" line, unable to write t
 ``finished (exit 0)``, not that the cut-off processes died; ``indexer report`` and the
 dashboard call them stopped when PostgreSQL went away and continued by the resume, with no
 drain command. Real crawl processes, a real PostgreSQL cluster of each test's own (it is
-stopped), a real local site (:mod:`tests.test_pgd_outage`'s)."""
+stopped), a real local site (:mod:`tests.pg_outage`'s)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import pytest
 from indexer.crawl.frontier.postgres.cutoff import NOTE
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from indexer.web.admin.state import overview
-from tests import test_pgd_outage as outage
+from tests import pg_outage as outage
 from tests.faults_helpers import ended
 from tests.faultserver import FaultServer
 from tests.pgcluster import Cluster, start_cluster
@@ -57,12 +57,12 @@ def _cut_and_resume(own: Cluster, tmp_path: Path, flags: list[str], kill: bool) 
     process, else a fast shutdown); start it; resume; both ends asserted. Returns what
     ``indexer report`` prints before the resume and after it."""
     with FaultServer(outage.HOSTS) as srv:
-        seeds = outage._site(srv, outage.MORE)
-        crawl = outage._launch(tmp_path, *flags, *seeds)
+        seeds = outage.site(srv, outage.MORE)
+        crawl = outage.start_crawl(tmp_path, *flags, *seeds)
         try:
-            outage._wait_docs(tmp_path, 12, crawl)
+            outage.wait_docs(tmp_path, 12, crawl)
             deadline = time.monotonic() + 90
-            while "--processes" in flags and not outage._both_crawl(tmp_path):
+            while "--processes" in flags and not outage.both_crawl(tmp_path):
                 assert crawl.poll() is None and time.monotonic() < deadline, "no two processes"
                 time.sleep(0.05)
             for pid in own.processes() if kill else [own.pid() or 0]:
@@ -76,9 +76,9 @@ def _cut_and_resume(own: Cluster, tmp_path: Path, flags: list[str], kill: bool) 
         assert code == 2 and "PostgreSQL went away" in err, err[-3000:]
         own.start()
         before = _report(flags[1], tmp_path / ".indexer" / "crawl")
-        code, err = ended(outage._launch(tmp_path, *flags, "--resume"), within=150)
+        code, err = ended(outage.start_crawl(tmp_path, *flags, "--resume"), within=150)
         assert code == 0, err[-3000:]
-        assert sorted(set(outage._out(tmp_path))) == outage._every_page(srv, outage.MORE)
+        assert sorted(set(outage.out_urls(tmp_path))) == outage.every_page(srv, outage.MORE)
     return before, _report(flags[1], tmp_path / ".indexer" / "crawl")
 
 
@@ -91,7 +91,7 @@ def _record(url: str) -> tuple[str | None, int | None, str, list[str]]:
 def test_a_single_crawl_resumed_after_a_fast_shutdown_is_recorded_finished_exit_0(
     own: Cluster, tmp_path: Path
 ) -> None:
-    url = outage._frontier(own)
+    url = outage.frontier_url(own)
     flags = ["--frontier", url, "--out", "docs.jsonl"]
     before, report = _cut_and_resume(own, tmp_path, flags, False)
     assert "stopped when PostgreSQL went away (exit 2), not continued yet" in before, before
@@ -111,7 +111,7 @@ def test_a_single_crawl_resumed_after_a_fast_shutdown_is_recorded_finished_exit_
 def test_two_processes_resumed_after_a_kill_9_of_the_server_are_not_recorded_dead(
     own: Cluster, tmp_path: Path
 ) -> None:
-    url = outage._frontier(own)
+    url = outage.frontier_url(own)
     flags = ["--frontier", url, "--out", "docs.jsonl", "--processes", "2"]
     before, report = _cut_and_resume(own, tmp_path, flags, True)
     assert before.count("(exit 2), not continued yet") == 2, before

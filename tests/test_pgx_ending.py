@@ -16,11 +16,11 @@ import sys
 import time
 from pathlib import Path
 
-from tests import test_pgd_outage as outage
+from tests import pg_outage as outage
 from tests.faults_helpers import ended
 from tests.faultserver import FaultServer
+from tests.pg_outage import MORE, Launch, both_crawl, frontier_url, said_once, site
 from tests.pgcluster import Cluster
-from tests.test_pgd_outage import MORE, Launch, _both_crawl, _frontier, _said_once, _site
 
 cluster = outage.cluster  # the fixtures: a cluster of the test's own, crawls killed at its end
 launch = outage.launch
@@ -33,10 +33,10 @@ def _two(
     cluster: Cluster, launch: Launch, tmp_path: Path, srv: FaultServer
 ) -> subprocess.Popen[str]:
     """``--processes 2`` over a site big enough that both crawl, once both wrote documents."""
-    flags = ["--frontier", _frontier(cluster), "--out", "docs.jsonl", "--processes", "2"]
-    crawl = launch(tmp_path, *flags, *_site(srv, MORE))
+    flags = ["--frontier", frontier_url(cluster), "--out", "docs.jsonl", "--processes", "2"]
+    crawl = launch(tmp_path, *flags, *site(srv, MORE))
     deadline = time.monotonic() + 90
-    while not _both_crawl(tmp_path):
+    while not both_crawl(tmp_path):
         if crawl.poll() is not None:
             raise AssertionError(f"the launch ended early: {crawl.communicate()[1][-3000:]}")
         assert time.monotonic() < deadline, "no two processes"
@@ -72,7 +72,7 @@ def test_an_immediate_shutdown_ends_both_processes_with_their_summaries(
         took = time.monotonic() - gone
         served = _pages_served(srv)
     assert code == 2, err[-3000:]
-    assert len(_said_once(err, processes=2)) == 2, err[-3000:]
+    assert len(said_once(err, processes=2)) == 2, err[-3000:]
     fetched = _summaries(err)
     assert _total(err) == sum(fetched)
     # pages in flight at the outage were served but not counted: at most one per host
@@ -98,7 +98,7 @@ def test_a_server_that_stops_answering_ends_the_launch_within_the_bound(
                     os.kill(pid, signal.SIGCONT)
         served = _pages_served(srv)
     assert code == 2, err[-3000:]
-    named = _said_once(err, processes=2)
+    named = said_once(err, processes=2)
     assert len(named) == 2 and all("frontier.stall_seconds=3" in line for line in named), err
     fetched = _summaries(err)
     assert served - 4 <= sum(fetched) <= served, (fetched, served)
@@ -145,7 +145,7 @@ def _stopped_before(
 def test_report_and_a_dry_run_give_up_on_a_stopped_server_within_the_stall_bound(
     cluster: Cluster, tmp_path: Path
 ) -> None:
-    url = _frontier(cluster)
+    url = frontier_url(cluster)
     for args in (("report",), ("reindex", "--dry-run")):
         code, err, took = _stopped_before(cluster, tmp_path, url, *args)
         assert code == 2, err[-3000:]

@@ -22,11 +22,11 @@ from indexer.crawl.frontier.progress import Progress
 from indexer.crawl.frontier.runs import RunRecord
 from indexer.web.admin.render import environment
 from indexer.web.admin.state import RunRow
-from tests import test_pgd_outage as outage
+from tests import pg_outage as outage
 from tests.faults_helpers import ended
 from tests.faultserver import FaultServer
+from tests.pg_outage import frontier_url, site
 from tests.pgcluster import Cluster
-from tests.test_pgd_outage import _frontier, _site
 
 cluster = outage.cluster  # the fixture: a cluster of the test's own, stopped by pid
 ENV = {"INDEXER_EXTRACT_WORKERS": "0", "INDEXER_FRONTIER_LEASE_SECONDS": "3"}
@@ -51,9 +51,9 @@ def test_a_reindex_that_loses_postgresql_says_to_run_it_again(
     cluster: Cluster, solr_core: tuple[str, str], tmp_path: Path
 ) -> None:
     base, _ = solr_core
-    flags = ["--frontier", _frontier(cluster), "--solr", base, "--data-dir", "d"]
+    flags = ["--frontier", frontier_url(cluster), "--solr", base, "--data-dir", "d"]
     with FaultServer(4) as srv:
-        seeds = _site(srv)
+        seeds = site(srv)
         code, _, err = _run(tmp_path, "crawl", "--delay", "0", "-q", *flags, *seeds)
         assert code == 0, err[-3000:]
         crawled = len(srv.log())
