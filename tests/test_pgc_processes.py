@@ -176,7 +176,7 @@ def test_max_pages_per_host_holds_for_the_run_across_two_processes(
     assert summary["outcomes"].get("max-pages") == HOSTS * (pages + 1 - cap), summary["outcomes"]
 
 
-def test_the_progress_line_adds_the_children_up_and_prefixes_their_otherout_lines(
+def test_the_progress_line_adds_the_children_up_and_prefixes_their_other_lines(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     shown: list[tuple[RunStats, int]] = []

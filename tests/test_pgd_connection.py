@@ -48,7 +48,7 @@ LATER_CALLS: dict[str, Callable[[PgConnection], object]] = {
     "executemany": lambda db: db.executemany("SELECT ?", [(1,), (2,)]),
     "executescript": lambda db: db.executescript("SELECT 1; SELECT 2"),
     "BEGIN": lambda db: db.execute("BEGIN"),
-    "COMMIT after BEGIN": lambda db: (db.execute("BEGIN"), db.execute("COMMIT")),
+    "COMMIT": lambda db: db.execute("COMMIT"),
 }
 
 

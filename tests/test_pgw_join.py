@@ -24,13 +24,19 @@ from tests.test_pg_join import psycopg_open_run
 #: The first process's scope and politeness, none of them a default.
 STARTED = ["--delay", "0.3", "--allow-host", "127.0.0.9", "--max-depth", "2"]
 STARTED += ["--formats", "html,pdf", "--per-host", "2", "--max-pages", "40"]
+STARTED += ["--max-pages-per-host", "7"]
+#: The first process's lease time (no flag: its environment), not the default either.
+LEASE = "12"
 
 
 def _started(pg_url: str, tmp_path: Path, srv: FaultServer) -> None:
-    """A crawl with :data:`STARTED` ran on ``pg_url``; its run is open again (it crawls)."""
+    """A crawl with :data:`STARTED` and :data:`LEASE` ran on ``pg_url``; its run is open
+    again (it crawls)."""
     srv.page("/", "home", [])
     first = ["--frontier", pg_url, "--data-dir", str(tmp_path / "d"), "-q"]
-    code, err = cli("crawl", srv.url("/"), *first, *STARTED, "--out", str(tmp_path / "d.jsonl"))
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("INDEXER_FRONTIER_LEASE_SECONDS", LEASE)
+        code, err = cli("crawl", srv.url("/"), *first, *STARTED, "--out", f"{tmp_path}/d.jsonl")
     assert code == 0, err
     psycopg_open_run(pg_url).__enter__()
 
@@ -43,7 +49,8 @@ def _join(pg_url: str, data_dir: Path, flags: dict[str, Any], env: dict[str, str
         joined = join_or_lead(frontier, loaded.settings, loaded.sources, join=True)
         assert isinstance(frontier, PgFrontier)
         held = (frontier.leases.delay, frontier.leases.seconds, frontier.host_cap.limit)
-    assert held == (joined.fetch.delay, joined.frontier.lease_seconds, None), held
+    limits = (joined.fetch.delay, joined.frontier.lease_seconds, joined.crawl.max_pages_per_host)
+    assert held == limits, held
     return joined
 
 
@@ -55,6 +62,7 @@ def test_a_join_given_nothing_takes_the_running_crawls_scope_and_politeness(
         seed = srv.url("/")
     joined = _join(pg_url, tmp_path / "j", {}, {})
     assert (joined.fetch.delay, joined.fetch.per_host) == (0.3, 2)
+    assert (joined.frontier.lease_seconds, joined.crawl.max_pages_per_host) == (float(LEASE), 7)
     assert joined.crawl.allow_hosts == ("127.0.0.9",) and joined.crawl.seeds == (seed,)
     assert (joined.crawl.max_depth, joined.crawl.max_pages) == (2, 40)
     assert joined.crawl.formats == ("html", "pdf")
