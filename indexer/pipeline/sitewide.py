@@ -11,7 +11,9 @@ hashed in the run, those pages end as ``sitewide-duplicate`` (class skipped, eff
 * within the run: the documents of a host's first :data:`HOLD_PAGES` hashed pages are held
   back (at most :data:`MAX_HELD` in all) until the host has that many; those whose hash
   crossed the threshold meanwhile are never sent (a maintenance window from the start of
-  the run replaces nothing), the others are sent in order. A page reached through a
+  the run replaces nothing), the others are sent in order, each judged again as it is
+  released (one a redirect sent meanwhile is not sent twice; one whose content a page
+  released before it holds ends ``duplicate``, as the visit judges). A page reached through a
   redirect is not held (the visit sends it, so that a queued copy of its URL is settled
   at once and not fetched again, ``pipeline/redirects.py``); it is counted all the same,
   and judged again as below when its hash crosses the threshold later;
@@ -99,10 +101,15 @@ class SitewideDuplicates:
             self._release(host)
         return crossed
 
+    def holds(self, host: str) -> bool:
+        """Whether :meth:`admit` holds a document of ``host`` now (fewer than
+        :data:`HOLD_PAGES` of its pages hashed in the run, and room among the held)."""
+        return self._hashed[host] < HOLD_PAGES and self._held_count < MAX_HELD
+
     def admit(self, url: str, host: str, digest: str, send: Callable[[], None]) -> None:
         """Send a page's document now (``send()``), or hold it while its host has fewer
         than :data:`HOLD_PAGES` hashed pages in the run (call after :meth:`is_duplicate`)."""
-        if self._hashed[host] >= HOLD_PAGES or self._held_count >= MAX_HELD:
+        if not self.holds(host):
             send()
             return
         self._held.setdefault(host, []).append((url, digest, send))
@@ -127,6 +134,12 @@ class SitewideDuplicates:
         for url, digest, send in held:
             if (host, digest) in self._marked:
                 self._end(url, OUTCOME, REASON)
+                continue
+            if self._frontier.reached_now(url):  # a redirect to it sent it while held
+                continue
+            twin = self._frontier.same_content(digest, host, url)
+            if twin is not None:  # a page released before it holds its content
+                self._end(url, Outcome.DUPLICATE, f"same main content as {twin}")
                 continue
             try:
                 send()

@@ -337,10 +337,11 @@ class Visitor:
         if verdict.alias:
             self.aliases.learn(url, final)
         if verdict.index and facts.digest is not None:  # held while the host's verdict waits
-            send = functools.partial(self._index, claimed, fetched, facts, verdict)
-            if final != url:  # reached by a redirect: sent now, so its queued copy is settled
-                send()
+            # reached by a redirect: sent now, so that its queued copy is settled
+            if final != url or not self.sitewide.holds(claimed.host):
+                self._index(claimed, fetched, facts, verdict)
             else:
+                send = functools.partial(self._index, claimed, fetched, facts, verdict)
                 self.sitewide.admit(url, claimed.host, facts.digest, send)
             return
         if verdict.outcome is Outcome.UNCHANGED and doc is not None:
@@ -352,18 +353,10 @@ class Visitor:
     def _index(
         self, claimed: Claimed, fetched: FetchResult, facts: Facts, verdict: Verdict
     ) -> None:
-        """Send an indexed verdict's document, unless a page released before it in this run
-        holds the same content (then it is a ``duplicate``)."""
+        """Send an indexed verdict's document: at once, on the frontier's answers of this
+        moment (:meth:`_facts`), or, held by the site-wide check, once its release has judged
+        it again (:meth:`.SitewideDuplicates.admit`)."""
         url, doc, digest = claimed.url, facts.page.extracted, facts.digest
-        if self.frontier.reached_now(url):  # a redirect to it sent this document already
-            return
-        twin = None if digest is None else self.frontier.same_content(digest, claimed.host, url)
-        if twin is not None or (
-            fetched.final_url != url and self.frontier.reached_now(fetched.final_url)
-        ):
-            reason = f"same main content as {twin or fetched.final_url}"
-            self.ledger.finish(url, Outcome.DUPLICATE, reason)
-            return
         fields = self._send(claimed, fetched, facts)
         if self.learning is not None and digest is not None:
             self.learning.indexed(url, claimed.host, fetched, facts.page, digest, verdict.reason)
