@@ -19,6 +19,7 @@ import time
 from dataclasses import asdict, replace
 
 from indexer.crawl.frontier.members import (
+    CRAWLING,
     DRAIN_NOTE,
     GONE,
     Member,
@@ -226,6 +227,14 @@ def open_lines(waiting: list[tuple[str, int | None]], members: list[Member]) -> 
             lines.append(
                 f"the outbox of {key} holds {pending} changes: {cmd} sends them ({DRAIN_NOTE})"
             )
-        else:
-            lines.append(f"{describe(m) if m is not None else key} still crawls it")
+        elif m is None or m.state == CRAWLING:
+            lines.append(f"{describe(m) if m is not None else key} {STILL_CRAWLS}")
+        else:  # it wrote its end a moment ago and leaves the run now
+            lines.append(f"{describe(m)}; {LEAVING}")
     return lines
+
+
+#: The end of an :func:`open_lines` line of a process that crawls the run.
+STILL_CRAWLS = "still crawls it"
+#: The end of an :func:`open_lines` line of a process that ended and is leaving the run.
+LEAVING = "it is leaving the run now"

@@ -29,6 +29,8 @@ from indexer.crawl.frontier.postgres.hostcap import HostCap
 from indexer.crawl.frontier.postgres.latedeletes import LateDeletes
 from indexer.crawl.frontier.postgres.leases import IN_FLIGHT, HostLeases
 from indexer.crawl.frontier.postgres.members import (
+    LEAVING,
+    STILL_CRAWLS,
     PgProgressStore,
     RunMembers,
     closing_note,
@@ -366,7 +368,7 @@ def _say_open(run: int, waiting: list[tuple[str, int | None]], members: list[Mem
     that holds changes or whose process is gone without ending (naming the command that
     finishes its part), else (other processes still crawl) an info line."""
     for line in open_lines(waiting, members)[:5]:
-        still = line.endswith("still crawls it")
+        still = line.endswith((STILL_CRAWLS, LEAVING))
         log.log(logging.INFO if still else logging.WARNING, "run %d stays open: %s", run, line)
 
 
