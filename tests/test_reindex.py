@@ -189,6 +189,7 @@ def test_delete_command_removes_url_and_host(
     assert "deleted 1 document" in one.stderr
     nothing = _cli("delete", "--host", "127.0.0.1", *common)  # the port is part of the host
     assert nothing.returncode == 0 and "nothing matched" in nothing.stderr
+    assert "no crawl fetches it from now on" in nothing.stderr  # its tombstone is written
     bad = _cli("delete", "--url", "not a url", *common)
     assert bad.returncode == 2 and "--url" in bad.stderr
     page = _cli("delete", "--host", f"{site}/any/page.html", *common)

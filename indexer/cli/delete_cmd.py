@@ -103,16 +103,13 @@ def _say(args: argparse.Namespace, found: int, forgotten: int) -> None:
         f"deleted {found} document(s) from the index; {forgotten} URL(s) forgotten in the frontier",
         file=sys.stderr,
     )
-    if not found and not forgotten:
-        hint = "" if args.url else " (hosts are written host[:port])"
-        print(f"indexer: nothing matched{hint}", file=sys.stderr)
-        return
     target = args.url or f"URL (any URL of {args.host})"
-    print(
-        "it stays deleted: no `crawl --resume` or `reindex` brings it back; "
-        f"to index it again, give it as a seed: indexer crawl {target}",
-        file=sys.stderr,
-    )
+    if not found and not forgotten:  # the tombstone is written all the same
+        hint = "" if args.url else " (hosts are written host[:port])"
+        print(f"indexer: nothing matched{hint}; no crawl fetches it from now on", file=sys.stderr)
+    else:
+        print("it stays deleted: no `crawl --resume` or `reindex` brings it back", file=sys.stderr)
+    print(f"to index it again, give it as a seed: indexer crawl {target}", file=sys.stderr)
 
 
 def _url_argument(value: str, strip_params: tuple[str, ...]) -> str:
