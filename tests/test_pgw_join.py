@@ -73,6 +73,12 @@ def test_a_join_given_nothing_takes_the_running_crawls_scope_and_politeness(
         _join(pg_url, tmp_path / "j", {"fetch.delay": 0.5}, {})
     with pytest.raises(ConfigError, match=r"crawl\.max_depth.*\(5, it has 2\)"):
         _join(pg_url, tmp_path / "j", {}, {"INDEXER_CRAWL_MAX_DEPTH": "5"})
+    # what is indexed and how URLs are normalized are the run's too (a fresh attack:
+    # --join --ignore-noindex was accepted beside a crawl that obeys noindex)
+    with pytest.raises(ConfigError, match=r"crawl\.obey_noindex.*\(False, it has True\)"):
+        _join(pg_url, tmp_path / "j", {"crawl.obey_noindex": False}, {})
+    with pytest.raises(ConfigError, match=r"crawl\.strip_params"):
+        _join(pg_url, tmp_path / "j", {"crawl.strip_params": ("sid",)}, {})
 
 
 def test_the_printed_drain_command_joins_as_printed(pg_url: str, tmp_path: Path) -> None:

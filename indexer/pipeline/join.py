@@ -23,12 +23,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from indexer.crawl.frontier import Frontier
+from indexer.crawl.frontier.members import CRAWLING, who
 from indexer.crawl.stored_scope import load_scope, resumed_scope, scope_of
 from indexer.errors import ConfigError, NoOpenRunError
 from indexer.settings import Settings, Source
 
-#: Settings every process of one crawl must share: politeness, limits, and the lease time
-#: (how long a dead process's hosts wait for another; the same for every host of the run).
+#: Settings every process of one crawl must share: politeness, limits, what is indexed
+#: (noindex, login pages, the site-wide duplicate share), how URLs are normalized (the
+#: parameters stripped: one URL, one id in every process), and the lease time (how long a
+#: dead process's hosts wait for another; the same for every host of the run).
 SHARED_KEYS = (
     "frontier.lease_seconds",
     "fetch.delay",
@@ -38,6 +41,10 @@ SHARED_KEYS = (
     "crawl.max_pages_per_host",
     "crawl.max_depth",
     "crawl.formats",
+    "crawl.obey_noindex",
+    "crawl.index_login_pages",
+    "crawl.strip_params",
+    "crawl.sitewide_duplicate_share",
     "extract.profile",
 )
 _META_KEY = "shared_settings"
@@ -140,6 +147,7 @@ def join_or_lead(
     """
     if not join:
         if settings.frontier.url and not settings.crawl.resume:
+            refuse_while_crawled(frontier, "--join", "add --join to crawl with it")
             save_shared(frontier, settings)
         return settings
     from indexer.crawl.frontier.postgres.store import PgFrontier
@@ -157,6 +165,36 @@ def join_or_lead(
     )
     frontier.host_cap.limit = settings.crawl.max_pages_per_host
     return settings
+
+
+def refuse_while_crawled(frontier: Frontier, setting: str, advice: str) -> None:
+    """Refuse to start a new run on a shared frontier while a live process crawls its open
+    run: a new run ends the last one, so the processes crawling it would be cut off and
+    their run recorded as finished with its queue left (a plain ``crawl`` beside a running
+    one, a second ``reindex``). A run whose processes all ended or are gone (killed, no
+    heartbeat) does not refuse: that is what a new run replaces.
+
+    Args:
+        frontier: the crawl's or the job's frontier (anything but a shared one passes).
+        setting: the flag or setting the refusal names (``--join`` for a crawl).
+        advice: what to do instead, after the running processes.
+
+    Raises:
+        ConfigError: a process of the open run is crawling (names one and the count).
+    """
+    from indexer.crawl.frontier.postgres.store import PgFrontier
+
+    if not isinstance(frontier, PgFrontier):
+        return
+    run = frontier.open_run()
+    live = [] if run is None else [m for m in frontier.members.of(run) if m.state == CRAWLING]
+    if live:
+        count = f"{len(live)} process" + ("es" if len(live) > 1 else "")
+        raise ConfigError(
+            setting,
+            f"run {run} is being crawled by {count} ({who(live[0])}): {advice}, or wait "
+            "for it to end (`indexer report --frontier URL` shows it)",
+        )
 
 
 def require_shared(settings: Settings, *, join: bool = True) -> None:

@@ -43,6 +43,7 @@ from indexer.index.client import SolrClient, in_thread
 from indexer.index.outbox import OUTBOX, claim_outbox
 from indexer.index.writer import SolrWriter
 from indexer.pipeline.crawler import Crawler, CrawlOptions
+from indexer.pipeline.join import refuse_while_crawled
 from indexer.pipeline.outage import Stopped, patiently
 from indexer.pipeline.phases import EXIT_CODES, Phase, RunEnd, RunPhases, StopEvent
 from indexer.pipeline.reconcile import MISSED, MissedRuns, Refusal, forget, guard, reconcile
@@ -279,6 +280,8 @@ async def _run(
     plan: ScopePlan,
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
+    if not job.dry_run:  # a dry run changes nothing of the run being crawled
+        refuse_while_crawled(frontier, "frontier.url", "a reindex starts a run of its own")
     try:
         crawler, hosts, stale = await _recrawl(settings, client, frontier, job, plan, on_change)
     except _NoIds as failed:
