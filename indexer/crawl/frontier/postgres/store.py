@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from indexer.crawl.datadir import DataDir
 from indexer.crawl.frontier.extract_state import ExtractState
 from indexer.crawl.frontier.hoprecords import DocFields
-from indexer.crawl.frontier.members import Member
+from indexer.crawl.frontier.members import Member, drain_command
 from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.cutoff import leave_note, settle
 from indexer.crawl.frontier.postgres.hostcap import HostCap
@@ -197,12 +197,25 @@ class PgFrontier(Frontier):
         if not closes and phase in CLOSING_PHASES:
             _say_open(self.run, self.closing.waiting, self.members.of(self.run))
             return
-        if closes:  # the last one: the run's record says how the others ended
+        left = self._left_queued() if closes and phase in CLOSING_PHASES else 0
+        if left:  # a process stopped meanwhile put pages back: the run is not done
+            phase, exit_code, reason = "interrupted", 130, _left_reason(left, self.data_dir.root)
+            log.warning("run %d stays open: %s", self.run, reason)
+        elif closes:  # the last one: the run's record says how the others ended
             note, died = closing_note(self.members.of(self.run), self.leases.owner)
             reason = "; ".join(r for r in (reason, note) if r)
             exit_code = 1 if died and exit_code == 0 else exit_code  # as --processes exits
             self.progress.close_run(self.run)
         super().set_phase(phase, exit_code, reason)
+
+    def _left_queued(self) -> int:
+        """URLs of this run still queued or claimed (none when the run is done: a crawl's end
+        gives every URL it leaves an outcome; a process stopped puts its pages back)."""
+        row = self._db.execute(
+            "SELECT COUNT(*) FROM urls WHERE run=? AND state IN ('queued', 'fetching')",
+            (self.run,),
+        ).fetchone()
+        return int(row[0])
 
     def finish_run(self) -> None:
         """:meth:`Frontier.finish_run`, when no other process or outbox keeps the run open."""
@@ -361,6 +374,15 @@ class PgFrontier(Frontier):
 
         assert isinstance(self._db, PgConnection)
         copy_frontier(self._db, data_dir)
+
+
+def _left_reason(left: int, data_dir: Path) -> str:
+    """The reason of a run its last process leaves open with ``left`` URLs still queued."""
+    return (
+        f"{left} URL(s) left queued or in flight by a process that stopped or died: "
+        f"`{drain_command(str(data_dir))}` (or that process's command with --resume) "
+        "continues the run"
+    )
 
 
 def _say_open(run: int, waiting: list[tuple[str, int | None]], members: list[Member]) -> None:
