@@ -4,7 +4,8 @@ found by a fresh attack): a plain ``indexer crawl`` beside a running crawl, or a
 processes — recorded ``finished (exit 0)`` with its queue left. The refusal names
 ``--join`` (crawl) or ``frontier.url`` (reindex) and the running process; once the crawl
 ended, a new run starts as before. Real PostgreSQL, the first crawl a real process. And a
-process that ended is not said to still crawl the run it leaves (the same attack)."""
+process that ended is not said to still crawl the run it leaves, nor one killed whose data
+directory a replacement took on said to need a drain (the same attack)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from indexer.crawl.frontier.members import CRAWLING, Member
+from indexer.crawl.frontier.members import CRAWLING, Member, died, to_drain
 from indexer.crawl.frontier.postgres.members import LEAVING, STILL_CRAWLS, open_lines
 from indexer.crawl.frontier.postgres.view import PgFrontierView
 from indexer.errors import StateError
@@ -83,3 +84,11 @@ def test_a_process_that_ended_is_not_said_to_crawl_the_run_it_leaves() -> None:
     lines = open_lines([("m1:/d/p1", 0), ("m1:/d/p2", None)], [ended_one, crawling])
     assert lines[0].endswith(LEAVING) and "ended finished (exit 0)" in lines[0], lines
     assert lines[1].endswith(STILL_CRAWLS) and "crawling" in lines[1], lines
+
+
+def test_a_dead_process_whose_directory_was_taken_on_is_not_to_drain() -> None:
+    killed = Member("m1:4285:ab", "m1:/d/p0", 0.0, None, None, None, None, False)
+    replacement = Member("m1:4566:cd", "m1:/d/p0", 5.0, None, "finished", 0, 9.0, False)
+    other = Member("m1:4600:ef", "m1:/d/j", 6.0, None, None, None, None, False)
+    assert to_drain([killed, replacement, other]) == [other]  # j's outbox is nobody's yet
+    assert died([killed, replacement, other]) == [killed, other]  # it died all the same

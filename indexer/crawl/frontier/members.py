@@ -164,8 +164,15 @@ def tally(members: Sequence[Member]) -> str:
 def to_drain(members: Sequence[Member]) -> list[Member]:
     """The processes whose outbox may keep an open run open: those gone without ending and
     those that ended ``failed`` (Solr down for them: changes left in the outbox); never one
-    :attr:`~Member.continued` (its data directory is crawled again)."""
-    return [m for m in members if m.state == GONE or (m.state == ENDED and m.phase == "failed")]
+    :attr:`~Member.continued`, nor one whose data directory a later process of the run took
+    on (a ``--processes`` replacement, a ``--join --data-dir`` of it: it drained that
+    outbox; ``members`` in start order)."""
+    found = []
+    for i, m in enumerate(members):
+        taken_on = any(later.outbox == m.outbox for later in members[i + 1 :])
+        if not taken_on and (m.state == GONE or (m.state == ENDED and m.phase == "failed")):
+            found.append(m)
+    return found
 
 
 def died(members: Sequence[Member]) -> list[Member]:
