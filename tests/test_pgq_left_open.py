@@ -2,7 +2,9 @@
 left queued when it was stopped remain (issue #20; found by a fresh attack: a joined process
 got SIGTERM while the last one ended, its page stayed queued in a run recorded ``finished
 (exit 0)``, and its ``--resume`` advice was refused: no crawl runs). The run stays open,
-``interrupted``, saying how a ``--join`` continues it. Real PostgreSQL."""
+``interrupted``, saying how a ``--join`` continues it. And one process stopped while another
+crawls does not write the run's phase (report and /admin said ``interrupted``: a second
+attack). Real PostgreSQL."""
 
 from __future__ import annotations
 
@@ -32,3 +34,20 @@ def test_urls_a_stopped_process_left_keep_the_run_open(pg_url: str, tmp_path: Pa
         last = view.runs()[-1]
     assert (last.phase, last.finished) == ("interrupted", False), last
     assert "1 URL" in last.reason and "--join" in last.reason, last.reason
+
+
+def test_one_process_stopped_is_not_the_runs_end_while_another_crawls(
+    pg_url: str, tmp_path: Path
+) -> None:
+    with PgFrontier(pg_url, tmp_path / "a") as a:
+        a.start_run(resume=False)
+        with PgFrontier(pg_url, tmp_path / "b") as b:
+            b.start_run(resume=True)
+            b.set_phase("interrupted", 130, "stopped by a signal while crawling")
+        with PgFrontierView(pg_url) as view:
+            during = view.runs()[-1]
+        a.set_phase("finished", 0)
+    assert during.phase != "interrupted", f"a crawls it still: {during}"
+    with PgFrontierView(pg_url) as view:
+        last = view.runs()[-1]
+    assert (last.phase, last.exit_code, last.finished) == ("finished", 0, True), last

@@ -17,21 +17,23 @@ A joining process continues the open run (``crawl.resume``); the host leases
 from __future__ import annotations
 
 import json
+import os
+import socket
 from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
 from indexer.crawl.frontier import Frontier
-from indexer.crawl.frontier.members import CRAWLING, who
+from indexer.crawl.frontier.members import CRAWLING, GONE, Member, who
 from indexer.crawl.stored_scope import load_scope, resumed_scope, scope_of
 from indexer.errors import ConfigError, NoOpenRunError
 from indexer.settings import Settings, Source
 
 #: Settings every process of one crawl must share: politeness, limits, what is indexed
-#: (noindex, login pages, the site-wide duplicate share), how URLs are normalized (the
-#: parameters stripped: one URL, one id in every process), and the lease time (how long a
-#: dead process's hosts wait for another; the same for every host of the run).
+#: (noindex, login pages and their patterns, the site-wide duplicate share), how URLs are
+#: normalized (the parameters stripped: one URL, one id in every process), and the lease
+#: time (how long a dead process's hosts wait for another; the same for every host).
 SHARED_KEYS = (
     "frontier.lease_seconds",
     "fetch.delay",
@@ -43,6 +45,7 @@ SHARED_KEYS = (
     "crawl.formats",
     "crawl.obey_noindex",
     "crawl.index_login_pages",
+    "crawl.login_patterns",
     "crawl.strip_params",
     "crawl.sitewide_duplicate_share",
     "extract.profile",
@@ -147,7 +150,8 @@ def join_or_lead(
     """
     if not join:
         if settings.frontier.url and not settings.crawl.resume:
-            refuse_while_crawled(frontier, "--join", "add --join to crawl with it")
+            advice = "add --join to crawl with it, or wait for its end"
+            refuse_while_crawled(frontier, "--join", advice)
             save_shared(frontier, settings)
         return settings
     from indexer.crawl.frontier.postgres.store import PgFrontier
@@ -171,13 +175,14 @@ def refuse_while_crawled(frontier: Frontier, setting: str, advice: str) -> None:
     """Refuse to start a new run on a shared frontier while a live process crawls its open
     run: a new run ends the last one, so the processes crawling it would be cut off and
     their run recorded as finished with its queue left (a plain ``crawl`` beside a running
-    one, a second ``reindex``). A run whose processes all ended or are gone (killed, no
-    heartbeat) does not refuse: that is what a new run replaces.
+    one, a second ``reindex``). A process of this machine without a heartbeat whose pid
+    still runs (SIGSTOPped) counts as crawling. A run whose processes all ended or are gone
+    (killed) does not refuse: that is what a new run replaces.
 
     Args:
         frontier: the crawl's or the job's frontier (anything but a shared one passes).
         setting: the flag or setting the refusal names (``--join`` for a crawl).
-        advice: what to do instead, after the running processes.
+        advice: what to do instead, after the running process is named.
 
     Raises:
         ConfigError: a process of the open run is crawling (names one and the count).
@@ -187,14 +192,30 @@ def refuse_while_crawled(frontier: Frontier, setting: str, advice: str) -> None:
     if not isinstance(frontier, PgFrontier):
         return
     run = frontier.open_run()
-    live = [] if run is None else [m for m in frontier.members.of(run) if m.state == CRAWLING]
+    members = [] if run is None else frontier.members.of(run)
+    live = [m for m in members if m.state == CRAWLING or _running_here(m)]
     if live:
         count = f"{len(live)} process" + ("es" if len(live) > 1 else "")
         raise ConfigError(
             setting,
-            f"run {run} is being crawled by {count} ({who(live[0])}): {advice}, or wait "
-            "for it to end (`indexer report --frontier URL` shows it)",
+            f"run {run} is being crawled by {count} ({who(live[0])}): {advice} "
+            "(`indexer report --frontier URL` shows it)",
         )
+
+
+def _running_here(member: Member) -> bool:
+    """Whether a process read as gone (no heartbeat: stopped with SIGSTOP, or swapped out)
+    still runs on this machine (its pid exists; a pid used again by another process since
+    gives a refusal that names it)."""
+    if member.state != GONE or member.pid is None or member.machine != socket.gethostname():
+        return False
+    try:
+        os.kill(member.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it exists
+        return True
+    return True
 
 
 def require_shared(settings: Settings, *, join: bool = True) -> None:

@@ -9,6 +9,7 @@ import json
 import signal
 from typing import TYPE_CHECKING, Any
 
+from indexer.crawl.frontier.members import split_outbox
 from indexer.errors import StateError
 from indexer.pipeline.launchstate import open_outboxes
 from indexer.pipeline.summaries import add_up
@@ -42,7 +43,10 @@ def summary(launch: Launch, seconds: float) -> dict[str, Any]:
     total["died"] = sum(1 for e in entries if e["signal"])
     total["open_outboxes"] = []
     with contextlib.suppress(StateError):  # the frontier is gone: the children said so
-        total["open_outboxes"] = open_outboxes(launch.plan.url, launch.plan.stall_seconds)
+        found = open_outboxes(launch.plan.url, launch.plan.stall_seconds)
+        mine = {str(launch.plan.dir_of(c.index).resolve()) for c in launch.ended}
+        # only this launch's: a refused launch is not to name another command's directories
+        total["open_outboxes"] = [key for key in found if split_outbox(key)[1] in mine]
     return total
 
 

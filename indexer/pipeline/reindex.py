@@ -281,7 +281,7 @@ async def _run(
     on_change: ChangeCallback | None,
 ) -> ReindexResult:
     if not job.dry_run:  # a dry run changes nothing of the run being crawled
-        refuse_while_crawled(frontier, "frontier.url", "a reindex starts a run of its own")
+        refuse_while_crawled(frontier, "frontier.url", "run the reindex once it has ended")
     try:
         crawler, hosts, stale = await _recrawl(settings, client, frontier, job, plan, on_change)
     except _NoIds as failed:

@@ -228,7 +228,7 @@ def open_lines(waiting: list[tuple[str, int | None]], members: list[Member]) -> 
                 f"the outbox of {key} holds {pending} changes: {cmd} sends them ({DRAIN_NOTE})"
             )
         elif m is None or m.state == CRAWLING:
-            lines.append(f"{describe(m) if m is not None else key} {STILL_CRAWLS}")
+            lines.append(f"{who(m) if m is not None else key} {STILL_CRAWLS}")
         else:  # it wrote its end a moment ago and leaves the run now
             lines.append(f"{describe(m)}; {LEAVING}")
     return lines

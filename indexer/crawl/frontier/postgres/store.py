@@ -194,7 +194,7 @@ class PgFrontier(Frontier):
             return
         self.members.ended(self.run, phase, exit_code)  # this process leaves the run
         closes = self.closing.leave(self.run, self._pending)
-        if not closes and phase in CLOSING_PHASES:
+        if not closes and (phase in CLOSING_PHASES or phase == "interrupted"):  # theirs to end
             _say_open(self.run, self.closing.waiting, self.members.of(self.run))
             return
         left = self._left_queued() if closes and phase in CLOSING_PHASES else 0
