@@ -36,7 +36,8 @@ def _crawling(pg_url: str) -> bool:
         runs = view.runs()
         if not runs or runs[-1].finished:
             return False
-        return any(m.state == CRAWLING for m in view.members(runs[-1].id))
+        # with its progress written: the row that tells a stopped process from a dead one
+        return any(m.state == CRAWLING and m.progress for m in view.members(runs[-1].id))
     return False
 
 

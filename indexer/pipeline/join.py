@@ -17,8 +17,6 @@ A joining process continues the open run (``crawl.resume``); the host leases
 from __future__ import annotations
 
 import json
-import os
-import socket
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,6 +24,7 @@ from pydantic import BaseModel
 
 from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.members import CRAWLING, GONE, Member, who
+from indexer.crawl.owner import row_gone
 from indexer.crawl.stored_scope import load_scope, resumed_scope, scope_of
 from indexer.errors import ConfigError, NoOpenRunError
 from indexer.settings import Settings, Source
@@ -175,9 +174,9 @@ def refuse_while_crawled(frontier: Frontier, setting: str, advice: str) -> None:
     """Refuse to start a new run on a shared frontier while a live process crawls its open
     run: a new run ends the last one, so the processes crawling it would be cut off and
     their run recorded as finished with its queue left (a plain ``crawl`` beside a running
-    one, a second ``reindex``). A process of this machine without a heartbeat whose pid
-    still runs (SIGSTOPped) counts as crawling. A run whose processes all ended or are gone
-    (killed) does not refuse: that is what a new run replaces.
+    one, a second ``reindex``). A process of this machine without a heartbeat that still
+    runs (SIGSTOPped: :func:`_running_here`) counts as crawling. A run whose processes all
+    ended or are gone (killed) does not refuse: that is what a new run replaces.
 
     Args:
         frontier: the crawl's or the job's frontier (anything but a shared one passes).
@@ -205,17 +204,10 @@ def refuse_while_crawled(frontier: Frontier, setting: str, advice: str) -> None:
 
 def _running_here(member: Member) -> bool:
     """Whether a process read as gone (no heartbeat: stopped with SIGSTOP, or swapped out)
-    still runs on this machine (its pid exists; a pid used again by another process since
-    gives a refusal that names it)."""
-    if member.state != GONE or member.pid is None or member.machine != socket.gethostname():
-        return False
-    try:
-        os.kill(member.pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: it exists
-        return True
-    return True
+    still runs on this machine: the owner of its progress row, by pid and start time
+    (:func:`indexer.crawl.owner.row_gone`; a pid used again is told apart)."""
+    progress = member.progress
+    return member.state == GONE and progress is not None and row_gone(progress.owner) is False
 
 
 def require_shared(settings: Settings, *, join: bool = True) -> None:
