@@ -65,14 +65,27 @@ def _one_or_more(value: object) -> object:
 #: The checkout this package runs from (``solr-config/``, ``solr-launcher/`` and
 #: ``tika-service/`` sit beside ``indexer/``).
 _CHECKOUT = Path(__file__).resolve().parent.parent
+#: Where a wheel (``pip install .``) carries those directories (``setup.py`` copies them).
+BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
+#: The directories bundled, by their name in the checkout (``setup.py``'s ``BUNDLED``).
+BUNDLED = ("solr-config", "solr-launcher", "tika-service")
 
 
-def _project_dir(value: Path) -> Path:
-    """A relative directory from the working directory, else from the checkout when it is
-    there only (a nightly job started from another directory finds the built service)."""
-    if value.is_absolute() or value.exists() or not (_CHECKOUT / value).exists():
+def project_dir(value: Path) -> Path:
+    """Where a project directory setting (a configset, a Maven project) points.
+
+    An absolute path, or a relative one that exists from the working directory, as given;
+    else the checkout's (a nightly job started from another directory finds the built
+    service); else, for one of :data:`BUNDLED`, the installed package's copy (a
+    ``pip install .`` without a checkout). Otherwise ``value`` as given, for the error that
+    names it.
+    """
+    if value.is_absolute() or value.exists():
         return value
-    return _CHECKOUT / value
+    for base in (_CHECKOUT, BUNDLED_DIR):
+        if (base / value).exists():
+            return base / value
+    return value
 
 
 def _http_url(value: str) -> str:
@@ -105,8 +118,8 @@ def _workers(value: object) -> object:
 Regex = Annotated[str, AfterValidator(_regex)]
 #: ``""`` or an http(s) URL of a service (see :func:`_http_url`).
 HttpURL = Annotated[str, AfterValidator(_http_url)]
-#: A directory of the project (a configset, a Maven project): see :func:`_project_dir`.
-ProjectDir = Annotated[Path, AfterValidator(_project_dir)]
+#: A directory of the project (a configset, a Maven project): see :func:`project_dir`.
+ProjectDir = Annotated[Path, AfterValidator(project_dir)]
 #: Every format id: the default of ``crawl.formats``.
 ALL_FORMATS = format_ids.ALL
 FormatIds = tuple[Annotated[str, AfterValidator(_format_id)], ...]

@@ -92,7 +92,7 @@ def test_without_java_or_the_service_the_tika_formats_are_unsupported(
     missing = str(tmp_path / "no-jdk" / "bin" / "java")
     cases = (
         ({"tika_java": missing}, f"extract.tika_java={missing} is not an executable file"),
-        ({"tika_service_dir": tmp_path}, f"the Tika service is not built: {tmp_path}/target"),
+        ({"tika_service_dir": tmp_path}, f"not built and cannot be: {tmp_path}/pom.xml"),
         ({}, "extract.tika_java=java is not on PATH"),
     )
     for overrides, reason in cases:

@@ -39,6 +39,7 @@ def _command_modules() -> list[ModuleType]:
         search_cmd,
         serve_cmd,
         solr_cmd,
+        tika_cmd,
     )
 
     return [
@@ -52,6 +53,7 @@ def _command_modules() -> list[ModuleType]:
         extract_cmd,
         detect_cmd,
         solr_cmd,
+        tika_cmd,
         config_cmd,
     ]
 

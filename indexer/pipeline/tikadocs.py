@@ -10,9 +10,11 @@ is stopped by its pid at :meth:`close` (the documents in flight then end ``parse
 neither logged as a death nor asked again). With ``extract.tika_url`` the named service
 is used and never started or stopped; it is checked once at start (dead: these formats end
 ``unsupported-format`` naming the setting), and a document it stops answering mid-crawl
-ends ``unsupported-format`` too (one log line per outage). Without java or without the
-built service, these formats end ``unsupported-format`` naming what is missing (part 1's
-outcome: class skipped, effect keep).
+ends ``unsupported-format`` too (one log line per outage). The service is built with
+Maven at its first need when it is not built (one progress line and the build's time);
+without java, or when it cannot be built (no Maven, a failed build), these formats end
+``unsupported-format`` naming what is missing (part 1's outcome: class skipped, effect
+keep).
 
 :class:`DocumentParsers` is the document pool the crawl uses: the Python document workers
 (:class:`~indexer.pipeline.docworkers.DocumentWorkers`) plus this, chosen by format.
@@ -29,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from indexer.errors import DocumentError, TikaServiceError
 from indexer.extract.formats import NOT_TEXT, Limits, ParsedDocument, parse_document
 from indexer.extract.formats.tika import tika_document
-from indexer.extract.formats.tika_service import TikaProcess, find_java, service_classpath
+from indexer.extract.formats.tika_service import TikaProcess, find_java, ready_classpath
 from indexer.pipeline.docworkers import Answer, DocumentWorkers, Job, Parser
 from indexer.pipeline.tikacheck import Stopped, UrlCheck
 from indexer.settings import ExtractSettings
@@ -188,7 +190,7 @@ class TikaDocuments:
 
     def _start(self) -> TikaProcess:
         java = find_java(self._settings.tika_java)
-        classpath = service_classpath(self._settings.tika_service_dir)
+        classpath = ready_classpath(self._settings.tika_service_dir, self._stopping)
         try:
             heap, threads = self._settings.tika_heap, self._threads
             process = TikaProcess(java, classpath, heap, threads, self._stopping)

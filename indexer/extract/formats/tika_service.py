@@ -17,6 +17,7 @@ crawl killed with SIGKILL leaves no JVM behind.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import select
@@ -28,7 +29,10 @@ import time
 from pathlib import Path
 
 from indexer.errors import TikaServiceError
-from indexer.solr.maven import LOG_TAIL_LINES, build_project
+from indexer.settings_tika import TikaSettings
+from indexer.solr.maven import LOG_TAIL_LINES, build_home, build_project
+
+log = logging.getLogger(__name__)
 
 JAR = "tika-service-1.0.jar"
 MAIN_CLASS = "indexer.tika.TikaService"
@@ -39,16 +43,27 @@ OOM_EXIT_CODE = 3
 _LISTENING = re.compile(rb"tika-service listening on (127\.0\.0\.1:\d+)")
 
 
-def build_tika_service(service_dir: Path = Path("tika-service")) -> list[Path]:
-    """Build the service with Maven when stale (:func:`indexer.solr.maven.build_project`).
+def build_tika_service(
+    service_dir: Path | None = None, stop: threading.Event | None = None
+) -> list[Path]:
+    """Build the service with Maven when stale (:func:`indexer.solr.maven.build_project`),
+    logging a progress line and the build's time; ``indexer tika build`` and the first
+    document that needs the service call it.
+
+    Args:
+        service_dir: the Maven project; default ``extract.tika_service_dir``'s default
+            (the checkout's ``tika-service/``, else the installed package's copy).
+        stop: once set, a build under way is killed by its pid and this raises.
 
     Returns:
         Its classpath, the service's jar first.
 
     Raises:
-        TikaServiceError: ``missing``: Maven is not on PATH, or the build failed.
+        TikaServiceError: ``missing``: Maven is not on PATH, or the build failed or was
+            stopped (the message's first line says which; then the build's last lines).
     """
-    return build_project(service_dir, JAR, "the Tika service", _missing)
+    service_dir = service_dir or TikaSettings().tika_service_dir
+    return build_project(service_dir, JAR, "the Tika service", _missing, stop)
 
 
 def _missing(message: str) -> TikaServiceError:
@@ -56,21 +71,44 @@ def _missing(message: str) -> TikaServiceError:
 
 
 def service_classpath(service_dir: Path) -> list[Path]:
-    """The built service's classpath (jar first), as Maven wrote it.
+    """The built service's classpath (jar first), as Maven wrote it (where
+    :func:`indexer.solr.maven.build_home` builds ``service_dir``).
 
     Raises:
         TikaServiceError: ``missing``, naming the file not built
             (``extract.tika_service_dir``).
     """
-    jar, listing = service_dir / "target" / JAR, service_dir / "target" / "classpath.txt"
+    target = build_home(service_dir) / "target"
+    jar, listing = target / JAR, target / "classpath.txt"
     for path in (jar, listing):
         if not path.is_file():
             raise _missing(
                 f"the Tika service is not built: {path} is missing "
-                f"(extract.tika_service_dir={service_dir}; mvn package builds it)"
+                f"(extract.tika_service_dir={service_dir}; `indexer tika build` builds it)"
             )
     deps = listing.read_text(encoding="utf-8").strip().split(os.pathsep)
     return [jar, *(Path(p) for p in deps if p)]
+
+
+def ready_classpath(service_dir: Path, stop: threading.Event | None = None) -> list[Path]:
+    """The service's classpath, built first when it is not built or older than its sources
+    (the first DOC/XLS/PPT/RTF of an install: a minute or two); a build already there is
+    used as it is when Maven is not on PATH (an image that ships ``target/`` only).
+
+    Raises:
+        TikaServiceError: ``missing``, one line naming what to install or the build's
+            failure (its output is logged at WARNING).
+    """
+    try:
+        return build_tika_service(service_dir, stop)
+    except TikaServiceError as exc:
+        if shutil.which("mvn") is None:
+            with contextlib.suppress(TikaServiceError):
+                return service_classpath(service_dir)
+        first, _, rest = str(exc).partition("\n")
+        if rest:
+            log.warning("%s", exc)
+        raise _missing(f"{first} (extract.tika_service_dir={service_dir})") from None
 
 
 def find_java(java: str) -> str:
