@@ -15,10 +15,14 @@ RUN apt-get update -qq \
       openjdk-17-jre-headless \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY pyproject.toml README.md ./
+# what `pip install .` builds the package from (setup.py bundles solr-config/, solr-launcher/
+# and tika-service/ into it; tests/test_release.py installs from the same files)
+COPY pyproject.toml README.md setup.py MANIFEST.in ./
 COPY indexer ./indexer
-# the configset for `indexer solr init` / `update-config` (setting solr.configset_dir)
 COPY solr-config ./solr-config
+COPY solr-launcher ./solr-launcher
+COPY tika-service ./tika-service
+# the configset for `indexer solr init` / `update-config` (setting solr.configset_dir)
 ENV INDEXER_SOLR_CONFIGSET_DIR=/app/solr-config
 # the built Tika service (setting extract.tika_service_dir; the crawl starts it on demand)
 COPY --from=tika /build/target/tika-service-1.0.jar /build/target/classpath.txt \

@@ -67,7 +67,7 @@ class SolrLike(BaseHTTPRequestHandler):
     """Answers ``/solr/<status>`` with that HTTP status and a Solr-style JSON body."""
 
     def do_GET(self) -> None:
-        status = int(self.path.split("?")[0].rsplit("/", 1)[1])
+        status = int(self.path.split("?")[0].rstrip("/").rsplit("/", 1)[1])
         body: dict[str, object] = {"responseHeader": {"status": 0}}
         if status >= 400:
             body["error"] = {"msg": f"Solr says {status}", "code": status}

@@ -1,17 +1,17 @@
-"""Documents as the outbox stores them: JSON text, sent to Solr as it is.
+"""Documents as the outbox stores them: JSON text, parsed when a field is read.
 
 The outbox keeps each add as the JSON text of its document (``json.dumps``, real UTF-8).
-Parsing it back into a dict on the event loop and encoding it again in the writer costs
-about 85 CPU-ms per 1,000 crawl-sized documents (``scripts/bench/solr_cost.py``); splicing
-the stored texts into one JSON array costs about 30. :class:`StoredDoc` is a read-only
-mapping over that text, parsed only when a field is read (the fakes of the tests read
-them; the real writer does not), and :func:`json_array` makes the update body of a batch.
+:class:`StoredDoc` is a read-only mapping over that text, parsed on first access and not on
+the event loop: the writer's pysolr reads the fields in its worker thread (``Solr.add``
+drops empty fields and encodes the batch again: about 85 CPU-ms per 1,000 crawl-sized
+documents against 30 for splicing the stored texts, ``scripts/bench/solr_cost.py``; the
+price of one well-kept client).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 
@@ -42,13 +42,3 @@ class StoredDoc(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._parsed())
-
-
-def json_array(docs: Sequence[Mapping[str, Any]]) -> bytes:
-    """The UTF-8 JSON array of ``docs``: a :class:`StoredDoc`'s text as it is, any other
-    mapping through ``json.dumps`` (real UTF-8, not ``\\u`` escapes)."""
-    parts = [
-        doc.text if isinstance(doc, StoredDoc) else json.dumps(doc, ensure_ascii=False)
-        for doc in docs
-    ]
-    return ("[" + ",".join(parts) + "]").encode("utf-8")

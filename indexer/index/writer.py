@@ -1,10 +1,10 @@
-"""Sends batches of adds and deletes to Solr's JSON update handler; lists a host's ids.
+"""Sends batches of adds and deletes to Solr's update handler (pysolr); lists a host's ids.
 
 Blocking (requests): the index stage calls :class:`SolrWriter` methods off the event loop
-(:func:`indexer.index.client.in_thread`). Updates use ``commitWithin`` for visibility; one
-hard commit ends a crawl (Solr Reference Guide, "Commits and Transaction Logs"; the JSON
-command format of "Indexing with Update Handlers"). Errors come translated by status from
-:mod:`indexer.solr.connection`, the one Solr client.
+(:func:`indexer.index.client.in_thread`). Adds use ``commitWithin`` for visibility, deletes
+a soft commit so a gone or restricted page leaves search at once; one hard commit ends a
+crawl (Solr Reference Guide, "Commits and Transaction Logs"). Errors come translated by
+status from :mod:`indexer.solr.connection`, the one Solr client.
 
 SolrCloud: any node's ``/<collection>/update`` accepts updates and forwards each document to
 its shard leader (Ref Guide, "SolrCloud Shards and Indexing"), so the writer needs no
@@ -20,14 +20,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from indexer.errors import SolrUnavailableError
-from indexer.index.stored import json_array
 from indexer.settings import SolrSettings
 from indexer.solr.connection import SolrConnection
 from indexer.solr.search import host_ids
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-JSON_UTF8 = "application/json; charset=utf-8"
 
 
 class SolrWriter:
@@ -42,8 +40,8 @@ class SolrWriter:
     def __init__(self, cfg: SolrSettings) -> None:
         self._cfg = cfg
         self._nodes = cfg.node_urls
-        self._conns = [SolrConnection.from_settings(cfg, n, keep_alive=True) for n in self._nodes]
-        self._path = f"/{cfg.target}/update"
+        self._conns = [SolrConnection.from_settings(cfg, n) for n in self._nodes]
+        self._target = cfg.target
         self._current = 0
 
     @property
@@ -52,9 +50,8 @@ class SolrWriter:
         return self._nodes[self._current]
 
     def update(self, adds: Sequence[Mapping[str, Any]], deletes: Sequence[str]) -> None:
-        """Send deletes, then adds, with commitWithin (``solr.commit_within_ms``); the adds
-        as one JSON array (:func:`indexer.index.stored.json_array`: the outbox's stored
-        text as it is).
+        """Send deletes (with a soft commit), then adds as one JSON array with commitWithin
+        (``solr.commit_within_ms``).
 
         Raises:
             SolrUnavailableError: no node answers, or they answer 5xx.
@@ -63,22 +60,20 @@ class SolrWriter:
             SolrRejectedError: another 4xx (404 of a core being reloaded...).
             SolrAuthError: 401/403.
         """
-        params = {"commitWithin": str(self._cfg.commit_within_ms)}
         if deletes:
-            self._call(lambda c: c.post_json(self._path, params, {"delete": list(deletes)}))
+            self._call(lambda c: c.delete(self._target, deletes))
         if adds:
-            body = json_array(adds)
-            self._call(lambda c: c.post(self._path, params, body, JSON_UTF8))
+            within = self._cfg.commit_within_ms
+            self._call(lambda c: c.add(self._target, adds, within))
 
     def commit(self) -> None:
         """Hard commit that opens a new searcher; errors as :meth:`update`."""
-        self._call(lambda c: c.post_json(self._path, {}, {"commit": {"waitSearcher": True}}))
+        self._call(lambda c: c.commit(self._target))
 
     def delete_query(self, query: str) -> None:
         """Delete every document matching ``query`` (Lucene syntax) and commit; errors as
         :meth:`update`."""
-        command = {"delete": {"query": query}}
-        self._call(lambda c: c.post_json(self._path, {"commit": "true"}, command))
+        self._call(lambda c: c.delete_query(self._target, query))
 
     def host_ids(self, host: str) -> list[str]:
         """Every document id of ``host`` (see :func:`indexer.solr.search.host_ids`)."""

@@ -60,7 +60,7 @@ def upload_configset(
     params = {"action": "UPLOAD", "name": name}
     if overwrite:
         params |= {"overwrite": "true", "cleanup": "true"}
-    conn.post("/admin/configs", params, configset_zip(directory), ZIP_TYPE)
+    conn.upload("/admin/configs", params, configset_zip(directory), ZIP_TYPE)
 
 
 def collection_names(conn: SolrConnection) -> list[str]:

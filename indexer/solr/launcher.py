@@ -39,12 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import requests
-
-from indexer.errors import SolrLaunchError
-from indexer.loopback import requests_get
+from indexer.errors import SolrError, SolrLaunchError
 from indexer.settings import SolrSettings
 from indexer.solr import runtime
+from indexer.solr.connection import SolrConnection
 from indexer.solr.maven import LOG_TAIL_LINES, build_launcher
 
 log = logging.getLogger(__name__)
@@ -304,21 +302,23 @@ def _wait_ready(
 
 def _ready(url: str, core: str, cloud: bool, auth: Auth | None) -> bool:
     if cloud:
-        return _status_ok(f"{url}/admin/info/health", auth)
+        return _status_ok(url, "/admin/info/health", auth)
     return ping(url, core, auth=auth)
 
 
 def ping(url: str, core: str, timeout: float = 2.0, *, auth: Auth | None = None) -> bool:
     """True when ``{url}/{core}/admin/ping`` answers HTTP 200 with status OK."""
-    return _status_ok(f"{url}/{core}/admin/ping", auth, timeout)
+    return _status_ok(url, f"/{core}/admin/ping", auth, timeout)
 
 
-def _status_ok(url: str, auth: Auth | None, timeout: float = 2.0) -> bool:
+def _status_ok(url: str, path: str, auth: Auth | None, timeout: float = 2.0) -> bool:
+    conn = SolrConnection(url, auth, timeout)
     try:
-        resp = requests_get(url, params={"wt": "json"}, auth=auth, timeout=timeout)
-        return resp.status_code == 200 and resp.json().get("status") == "OK"
-    except (requests.RequestException, ValueError):
+        return conn.get(path).get("status") == "OK"
+    except SolrError:
         return False
+    finally:
+        conn.close()
 
 
 def log_tail(port: int, solr_home: Path, lines: int = LOG_TAIL_LINES) -> str:

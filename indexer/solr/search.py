@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlencode
 
 from indexer.errors import QueryError, SolrRejectedError, SolrUnavailableError
 from indexer.settings import SolrSettings
@@ -23,7 +22,7 @@ def search(
     extra: dict[str, str] | None = None,
     options: QueryOptions | None = None,
 ) -> dict[str, Any]:
-    """Run what a user typed against ``/search`` (POST, so long queries fit).
+    """Run what a user typed against ``/search`` (a POSTed form when long).
 
     The text goes through :func:`indexer.solr.query.prepare` (length bound, operators,
     fuzzy and wildcard syntax, one-character queries); ``extra`` adds or overrides request
@@ -65,7 +64,7 @@ def search_page(
 ) -> tuple[dict[str, Any], tuple[Note, ...]]:
     """Run what a user typed against ``/search`` with extra request parameters (filter
     query, JSON facets, paging, sort, highlighter encoder), prepared as :func:`search` does
-    (length bound, operators, fuzzy and wildcard syntax) and sent by POST.
+    (length bound, operators, fuzzy and wildcard syntax).
 
     Returns:
         Solr's JSON answer as is (``response``, ``highlighting``, ``facets``) and the
@@ -92,9 +91,9 @@ def _hit(doc: dict[str, Any], highlighted: dict[str, list[str]]) -> dict[str, An
 
 
 def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str, Any]:
-    """POST the form to ``/search``; Lucene's clause limit becomes a :class:`QueryError`."""
+    """Query ``/search``; Lucene's clause limit becomes a :class:`QueryError`."""
     try:
-        return _request(cfg, "search", params, post=True)
+        return _request(cfg, "search", params)
     except (SolrRejectedError, SolrUnavailableError) as exc:
         if any(sign in str(exc) for sign in _TOO_COMPLEX):
             raise QueryError(
@@ -188,22 +187,17 @@ def check_target(cfg: SolrSettings) -> None:
     _request(cfg, "select", {"q": "*:*", "rows": 0})
 
 
-def _request(
-    cfg: SolrSettings, handler: str, params: dict[str, str | int], *, post: bool = False
-) -> dict[str, Any]:
-    """GET (or POST as a form) ``{node}/{target}/{handler}`` on the first node that
-    answers (``solr.urls``)."""
+def _request(cfg: SolrSettings, handler: str, params: dict[str, str | int]) -> dict[str, Any]:
+    """Call ``{node}/{target}/{handler}`` on the first node that answers (``solr.urls``);
+    pysolr posts the parameters as a form when they are long."""
     failure: SolrUnavailableError | None = None
-    form = {k: str(v) for k, v in params.items()}
     for node in cfg.node_urls:
         conn = SolrConnection.from_settings(cfg, node)
-        path = f"/{cfg.target}/{handler}"
         try:
-            if post:
-                body = urlencode(form).encode()
-                return conn.post(path, {}, body, "application/x-www-form-urlencoded")
-            return conn.get(path, form)
+            return conn.get(f"/{cfg.target}/{handler}", params)
         except SolrUnavailableError as exc:
             failure = exc
+        finally:
+            conn.close()
     assert failure is not None
     raise failure
