@@ -11,7 +11,8 @@ Each outcome has:
 * a class (:class:`OutcomeClass`): ``reached`` (the page was fetched and is current),
   ``skipped`` (a rule or a limit chose not to index it), ``failure`` (something was wrong
   with the response or the document), ``gone`` (the server says it no longer exists),
-  ``network`` (the host could not be talked to);
+  ``restricted`` (the server refuses access now: 401 or 403), ``network`` (the host could
+  not be talked to);
 * an effect on a document already in the index (:class:`Effect`): ``keep``,
   ``delete-after-grace`` (deleted once ``reindex.delete_grace_runs`` runs in a row end so),
   ``delete-now``.
@@ -33,6 +34,7 @@ class OutcomeClass(StrEnum):
     SKIPPED = "skipped"
     FAILURE = "failure"
     GONE = "gone"
+    RESTRICTED = "restricted"
     NETWORK = "network"
 
 
@@ -84,6 +86,7 @@ class Outcome(StrEnum):
     NO_TEXT = "no-text"
     LINKS_ONLY = "links-only"
     EXCLUDED_FORMAT = "excluded-format"
+    RESTRICTED = "restricted"
 
 
 @dataclass(frozen=True)
@@ -205,16 +208,28 @@ TABLE: dict[Outcome, OutcomeInfo] = {
     Outcome.EXCLUDED_FORMAT: OutcomeInfo(
         _S, _GRACE, "a readable document of a format crawl.formats leaves out"
     ),
+    Outcome.RESTRICTED: OutcomeInfo(
+        OutcomeClass.RESTRICTED,
+        _NOW,
+        "401 or 403 (RFC 9110 §15.5.2, §15.5.4): the owner restricted the page; its document "
+        "leaves search at once (kept with reindex.keep_restricted), its URL is fetched again",
+    ),
 }
 
 _VALUES = frozenset(member.value for member in Outcome)
 
+#: Final statuses that restrict a page now (RFC 9110 §15.5.2 401 Unauthorized, §15.5.4 403
+#: Forbidden): stored as ``restricted``, not ``http-<code>``.
+RESTRICTED_STATUS = frozenset({401, 403})
 #: How ``http-<code>`` outcomes are described in listings.
 HTTP_DESCRIPTION = "final HTTP status that is not a success (e.g. http-404)"
 
 
 def http_outcome(status: int) -> str:
-    """The stored outcome for a final HTTP status: ``http_outcome(404) == "http-404"``."""
+    """The stored outcome for a final HTTP status: ``http_outcome(404) == "http-404"``, and
+    ``restricted`` for :data:`RESTRICTED_STATUS`."""
+    if status in RESTRICTED_STATUS:
+        return Outcome.RESTRICTED.value
     return f"http-{status}"
 
 
@@ -230,8 +245,8 @@ def info(outcome: str) -> OutcomeInfo:
     HTTP codes are classed as RFC 9110 §15 reads them: 404 and 410 are ``gone`` (404 with
     grace, since a broken deploy answers 404 too; 410 "Gone" at once, unless
     ``reindex.delete_410_at_once`` is false, when it waits like a 404), other 4xx are
-    ``failure`` (kept: a 401/403 is a permission change, not a deletion), 5xx are
-    ``network``-like failures of the server (kept).
+    ``failure`` (kept; 401 and 403 are stored as ``restricted``, not ``http-<code>``), 5xx
+    are ``network``-like failures of the server (kept).
 
     Raises:
         ValueError: ``outcome`` is neither a member nor ``http-<code>``.

@@ -31,6 +31,7 @@ from indexer.errors import ConfigError
 from indexer.settings_fields import ALL_FORMATS, Credentials, FormatIds, Headers, Regex, Selectors
 from indexer.settings_file import read_toml
 from indexer.settings_frontier import CrawlProcesses, FrontierSettings
+from indexer.settings_reindex import ReindexSettings as ReindexSettings
 from indexer.settings_tika import ExtractFields
 from indexer.settings_workers import WorkerSettings
 from indexer.web.settings import ServeSettings
@@ -247,14 +248,6 @@ class ExtractSettings(WorkerSettings, ExtractFields, _Section):
         512 << 20, ge=1024, description="Largest unpacked size of an Office package (bytes)."
     )
     max_pdf_pages: int = Field(2000, ge=1, description="PDF pages whose text is kept.")
-
-
-class ReindexSettings(_Section):
-    """Reindex jobs (``reindex.*``)."""
-
-    delete_grace_runs: int = Field(2, ge=1, description="Runs a page may be gone (404…).")
-    delete_410_at_once: bool = Field(True, description="A 410 Gone is deleted without grace.")
-    max_delete_share: float = Field(0.2, ge=0, le=1, description="Largest share deleted per host.")
 
 
 class SearchSettings(_Section):

@@ -7,7 +7,8 @@ test changes what the site answers between runs ("nights") without restarting it
 * ``{"status": {"/p3.html": 404}}``: chosen paths answer that status (a broken deploy);
 * ``{"mode": "maintenance", "since": EPOCH}``: every URL answers 200 with one maintenance
   page, ``Last-Modified`` ``since``;
-* ``{"redirect": {"/docs/a.html": "/login.html"}}``: chosen paths answer 302 there.
+* ``{"redirect": {"/docs/a.html": "/login.html"}}``: chosen paths answer 302 there;
+* ``{"headers": {"/p3.html": {"X-Robots-Tag": "nosnippet"}}}``: extra response headers.
 
 Conditional GET as static servers do it (RFC 9110 §13.1.3): a ``Last-Modified`` per
 answer (the file's mtime) and ``304`` when ``If-Modified-Since`` is not older. So after a
@@ -81,7 +82,8 @@ class ControlledSite:
         self.base = ""
 
     def set(self, **control: Any) -> None:
-        """Replace the control file (``mode``, ``status``, ``since``, ``redirect``)."""
+        """Replace the control file (``mode``, ``status``, ``since``, ``redirect``,
+        ``headers``)."""
         self.control.write_text(json.dumps(control), "utf-8")
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
@@ -99,7 +101,9 @@ class ControlledSite:
         file = (self.root / path.lstrip("/")).resolve()
         if not file.is_relative_to(self.root.resolve()) or not file.is_file():
             return web.Response(status=404, text="not found")
-        return _answer(request, file.read_bytes(), int(file.stat().st_mtime))
+        answer = _answer(request, file.read_bytes(), int(file.stat().st_mtime))
+        answer.headers.update(control.get("headers", {}).get(path, {}))
+        return answer
 
 
 def _answer(request: web.Request, body: bytes, mtime: int) -> web.Response:

@@ -24,7 +24,8 @@ def test_every_member_has_a_row_with_a_description() -> None:
         ("internal-error", OutcomeClass.FAILURE, Effect.KEEP),
         ("http-404", OutcomeClass.GONE, Effect.DELETE_AFTER_GRACE),
         ("http-410", OutcomeClass.GONE, Effect.DELETE_NOW),
-        ("http-403", OutcomeClass.FAILURE, Effect.KEEP),
+        ("http-403", OutcomeClass.FAILURE, Effect.KEEP),  # stored as restricted, see fetch
+        ("restricted", OutcomeClass.RESTRICTED, Effect.DELETE_NOW),
         ("http-503", OutcomeClass.FAILURE, Effect.KEEP),
     ],
 )

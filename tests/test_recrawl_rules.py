@@ -14,7 +14,7 @@ from indexer.crawl.stored_scope import plan_scope, scope_of
 from indexer.errors import ConfigError, StorageError
 from indexer.models import DecodedText, ExtractedDoc
 from indexer.outcomes import Effect, Outcome, info
-from indexer.pipeline.grace import counts_as_missed, deletes_at_once
+from indexer.pipeline.grace import counts_as_missed, deletes_at_once, leaves_search_now
 from indexer.pipeline.page import ProcessedPage
 from indexer.pipeline.sitewide import SitewideDuplicates
 from indexer.pipeline.verdict import Facts, judge
@@ -29,10 +29,20 @@ def test_grace_per_outcome() -> None:
     assert deletes_at_once("http-410", ReindexSettings())
     assert not deletes_at_once("http-410", ReindexSettings(delete_410_at_once=False))
     assert not deletes_at_once("http-404", ReindexSettings())
-    assert counts_as_missed("http-404") and counts_as_missed("login-required")
-    assert counts_as_missed("http-410")
+    rules = ReindexSettings()
+    assert counts_as_missed("http-404", rules) and counts_as_missed("login-required", rules)
+    assert counts_as_missed("http-410", rules)
     for kept in (None, "max-pages", "http-503", "timeout", "sitewide-duplicate", "bogus"):
-        assert not counts_as_missed(kept), kept
+        assert not counts_as_missed(kept, rules), kept
+
+
+def test_a_restricted_page_leaves_at_once_unless_kept_by_the_setting() -> None:
+    rules, keep = ReindexSettings(), ReindexSettings(keep_restricted=True)
+    assert deletes_at_once("restricted", rules) and leaves_search_now("restricted", rules)
+    assert counts_as_missed("restricted", rules)
+    assert not deletes_at_once("restricted", keep) and not leaves_search_now("restricted", keep)
+    assert not counts_as_missed("restricted", keep)
+    assert not leaves_search_now("http-410", rules), "a 410 waits for the reindex guard"
 
 
 def test_password_field_is_found_in_any_ascii_compatible_page() -> None:

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from indexer.extract.metadata import robots_directives
+from indexer.extract.metadata import robots_directives, snippet_forbidden
 from indexer.models import DecodedText, ExtractedDoc
 from indexer.outcomes import Outcome
 from indexer.pipeline.page import ProcessedPage
@@ -156,10 +156,20 @@ def test_rules_apply_in_order_noindex_before_canonical_before_duplicate() -> Non
         ("googlebot: noindex", {"noindex"}),
         ("", set()),
         ("index, follow", {"index", "follow"}),
+        ("max-snippet: 0, NOSNIPPET", {"max-snippet:0", "nosnippet"}),
+        ("googlebot: max-snippet:-1", {"max-snippet:-1"}),
     ],
 )
 def test_robots_directives_one_parser_for_meta_and_header(value: str, expected: set[str]) -> None:
     assert robots_directives(value) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "forbidden"),
+    [("nosnippet", True), ("max-snippet:0", True), ("max-snippet:20", False), ("noarchive", False)],
+)
+def test_which_directives_forbid_a_snippet(value: str, forbidden: bool) -> None:
+    assert snippet_forbidden(robots_directives(value)) is forbidden
 
 
 def test_reindex_policy_knows_what_is_in_the_index() -> None:

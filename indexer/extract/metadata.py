@@ -15,6 +15,8 @@ from indexer.extract.titles import clean_title
 from indexer.models import ExtractedDoc
 
 _ROBOTS_NAMES = frozenset({"robots"})
+#: Robots directives that take a value after a colon (Google's robots meta tag spec).
+_VALUED = frozenset({"max-snippet", "max-image-preview", "max-video-preview"})
 _DATE_JA = re.compile(r"(\d{4})\s*[年/.\-]\s*(\d{1,2})\s*[月/.\-]\s*(\d{1,2})")
 
 
@@ -119,18 +121,28 @@ def robots_directives(value: str) -> frozenset[str]:
     """The directives of a robots meta ``content`` or an ``X-Robots-Tag`` header value.
 
     Comma-separated, lower-cased; a ``user-agent:`` prefix (``googlebot: noindex``) is
-    dropped, and ``none`` adds ``noindex`` and ``nofollow`` (Google's robots meta tag and
-    X-Robots-Tag specification, which both share). Example:
+    dropped, a directive with a value keeps it without spaces (``max-snippet:0``), and
+    ``none`` adds ``noindex`` and ``nofollow`` (Google's robots meta tag and X-Robots-Tag
+    specification, which both share). Example:
     ``robots_directives("NOINDEX, follow") == {"noindex", "follow"}``.
     """
     directives: set[str] = set()
     for token in value.lower().split(","):
-        directive = token.rsplit(":", 1)[-1].strip()
+        parts = [part.strip() for part in token.split(":")]
+        directive = parts[-1]
+        if len(parts) > 1 and parts[-2] in _VALUED:
+            directive = f"{parts[-2]}:{parts[-1]}"
         if directive:
             directives.add(directive)
     if "none" in directives:
         directives.update({"noindex", "nofollow"})
     return frozenset(directives)
+
+
+def snippet_forbidden(directives: frozenset[str]) -> bool:
+    """Whether robots ``directives`` forbid showing a snippet of the page in a hit:
+    ``nosnippet`` or ``max-snippet:0`` (Google's robots meta tag specification)."""
+    return "nosnippet" in directives or "max-snippet:0" in directives
 
 
 def _robots(meta_root: etree._Element) -> frozenset[str]:

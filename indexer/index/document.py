@@ -9,14 +9,24 @@ from typing import Any
 from yarl import URL
 
 from indexer.crawl.urls import host_of, site_of
+from indexer.extract.metadata import robots_directives, snippet_forbidden
 from indexer.formats import MEDIA_TYPES
 from indexer.index.versions import stamps
 from indexer.models import DecodedText, ExtractedDoc, FetchResult
 
 
-def content_hash(doc: ExtractedDoc) -> str:
-    """SHA-1 (hex) of the title and main text: what decides "changed" between runs."""
-    return hashlib.sha1(f"{doc.title}\n{doc.text}".encode()).hexdigest()
+def no_snippet(fetched: FetchResult, doc: ExtractedDoc) -> bool:
+    """Whether the page's robots meta tag or its ``X-Robots-Tag`` header forbids a snippet
+    (:func:`indexer.extract.metadata.snippet_forbidden`): its hits are listed without one."""
+    header = fetched.headers.get("x-robots-tag", "")
+    return snippet_forbidden(doc.robots | robots_directives(header))
+
+
+def content_hash(doc: ExtractedDoc, fetched: FetchResult) -> str:
+    """SHA-1 (hex) of the title and main text, and of the ``nosnippet`` mark when the page
+    has it (a page that gains or loses it is sent again): what decides "changed"."""
+    mark = "\nnosnippet" if no_snippet(fetched, doc) else ""
+    return hashlib.sha1(f"{doc.title}\n{doc.text}{mark}".encode()).hexdigest()
 
 
 def path_segments(url: str) -> list[str]:
@@ -91,6 +101,7 @@ def build_document(
         "encoding_replacements": decoded.replacements,
         "fetched_at": fetched.fetched_at,
         "content_hash": digest,
+        "nosnippet": no_snippet(fetched, extracted) or None,
         "depth": fetched.depth,
         "crawl_run": run,
         **stamps(),

@@ -218,9 +218,10 @@ class DocumentSink:
             self._outbox.add(doc)
             self._index.notify()
 
-    def delete(self, doc_id: str) -> None:
-        """Delete a document, or keep the deletion for review when deletes are deferred."""
-        if self._defer:  # reported by whoever reviews them (reindex)
+    def delete(self, doc_id: str, *, at_once: bool = False) -> None:
+        """Delete a document, or keep the deletion for review when deletes are deferred
+        (``at_once``: sent even then, as a restricted page's is)."""
+        if self._defer and not at_once:  # reported by whoever reviews them (reindex)
             self.deferred_deletes.append(doc_id)
             return
         if self._on_change is not None:

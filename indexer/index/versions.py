@@ -18,7 +18,8 @@ from __future__ import annotations
 #    spelling variants mapped (ヴ, ウィ).
 # 3: content_bigram folds ファ/フィ/フェ/フォ to ハ/ヒ/ヘ/ホ and an e-/o-row long vowel to イ/ウ.
 # 4: title_full (the whole <title>) stored and searched.
-SCHEMA_VERSION = 4
+# 5: nosnippet (robots meta tag or X-Robots-Tag nosnippet, max-snippet:0) stored.
+SCHEMA_VERSION = 5
 # 2: extraction profiles (search keeps the content region's lists, tables, link-list
 #    pages); titles lose a site-name part only by og:site_name or the host's template.
 # 3: data tables: a data row's cells count as its sentences (a page of one table keeps

@@ -203,7 +203,7 @@ class SiteLearning:
         doc = page.extracted
         if doc is None or not doc.text.strip() or self._sink is None:
             return
-        digest = content_hash(doc)
+        digest = content_hash(doc, stored.fetched)
         if page.explanation:
             self.frontier.extract_state.save_packed_explanation(
                 stored.url, self.frontier.run, page.explanation

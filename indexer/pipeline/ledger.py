@@ -35,6 +35,12 @@ class Ledger:
         self.frontier.finish(url, outcome, reason, reached=reached, **fields)
         self.stats.record(outcome, reason)
 
+    def finish_left(self, url: str, outcome: str, reason: str) -> None:
+        """:meth:`finish` for a URL whose document was just deleted: the frontier drops its
+        validators and hash (its next fetch is unconditional, its document sent again)."""
+        self.frontier.finish_left(url, outcome, reason)
+        self.stats.record(outcome, reason)
+
     def refuse(self, url: str, host: str, depth: int, outcome: str, reason: str) -> None:
         """Store a URL that is not queued (invalid, trap, out of scope), counted once."""
         if self.frontier.record(url, host, depth, outcome, reason):

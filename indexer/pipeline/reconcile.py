@@ -28,7 +28,7 @@ from indexer.crawl.frontier import Frontier
 from indexer.crawl.frontier.sql import Connection
 from indexer.crawl.frontier.transaction import Transaction
 from indexer.pipeline.grace import counts_as_missed
-from indexer.settings import Settings
+from indexer.settings import ReindexSettings, Settings
 
 if TYPE_CHECKING:
     from indexer.crawl.frontier.postgres.store import PgFrontier
@@ -153,34 +153,34 @@ def reconcile(
     run's lease on it first (:meth:`~indexer.crawl.frontier.postgres.store.PgFrontier.
     run_task`); any other process of the run gets the totals only.
     """
-    grace = settings.reindex.delete_grace_runs
     scoped = {host: [i for i in ids if in_scope(i)] for host, ids in in_index.items()}
     totals = {host: len(ids) for host, ids in scoped.items()}
     shared = _shared(settings, frontier)
     if shared is not None and not shared.run_task(RECONCILE):
         log.info("missed ids: counted by another process of run %d", frontier.run)
         return totals
-    _count_missed(grace, frontier, data_dir, scoped, planned)
+    _count_missed(settings.reindex, frontier, data_dir, scoped, planned)
     if shared is not None:
         shared.run_task_done(RECONCILE)
     return totals
 
 
 def _count_missed(
-    grace: int,
+    reindex: ReindexSettings,
     frontier: Frontier,
     data_dir: Path,
     scoped: dict[str, list[str]],
     planned: dict[str, set[str]],
 ) -> None:
     """One more missed run for the in-scope ids Solr holds that the run judged gone, reset
-    for those reached; ids at ``grace`` runs join ``planned``."""
+    for those reached; ids at ``reindex.delete_grace_runs`` runs join ``planned``."""
+    grace = reindex.delete_grace_runs
     missed = missed_runs(frontier, data_dir)
     try:
         for host, in_solr in scoped.items():
             reached = frontier.reached_in_run(host)
             ended = frontier.outcomes_in_run(host)
-            judged = [i for i in in_solr if i in reached or counts_as_missed(ended.get(i))]
+            judged = [i for i in in_solr if i in reached or counts_as_missed(ended.get(i), reindex)]
             counts = missed.update(reached, judged)
             planned[host].update(i for i, runs in counts.items() if runs >= grace)
     finally:

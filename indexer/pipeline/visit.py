@@ -54,7 +54,7 @@ from indexer.models import FetchResult
 from indexer.outcomes import Outcome
 from indexer.pipeline.documents import NO_LEARNING, process_response
 from indexer.pipeline.docworkers import DocumentWorkers
-from indexer.pipeline.grace import deletes_at_once
+from indexer.pipeline.grace import deletes_at_once, leaves_search_now
 from indexer.pipeline.hostentry import HostEntry
 from indexer.pipeline.inflight import InFlight, VisitsInFlight
 from indexer.pipeline.learning import SiteLearning
@@ -284,9 +284,15 @@ class Visitor:
             log.warning("%s: giving up on the host: %s", host, reason)
 
     def _failed(self, claimed: Claimed, exc: FetchError) -> None:
-        self.ledger.finish(claimed.url, exc.outcome, exc.reason)
-        if deletes_at_once(exc.outcome, self.settings.reindex) and claimed.content_hash:
-            self.sink.delete(claimed.url)
+        rules = self.settings.reindex
+        deleted = deletes_at_once(exc.outcome, rules) and claimed.content_hash is not None
+        left = deleted and leaves_search_now(exc.outcome, rules)
+        if left:
+            self.ledger.finish_left(claimed.url, exc.outcome, exc.reason)
+        else:
+            self.ledger.finish(claimed.url, exc.outcome, exc.reason)
+        if deleted:
+            self.sink.delete(claimed.url, at_once=left)
 
     # -- the page's verdict ------------------------------------------------------------------
 
@@ -296,7 +302,7 @@ class Visitor:
         digest = twin = None
         sitewide = False
         if doc is not None and doc.text.strip() and not page.outcome:  # not links-only
-            digest = content_hash(doc)
+            digest = content_hash(doc, fetched)
             sitewide = self.sitewide.is_duplicate(url, claimed.host, digest)
             twin = self.frontier.same_content(digest, claimed.host, url)
         return Facts(

@@ -11,6 +11,10 @@ from indexer.solr import snippets
 from indexer.solr.connection import SolrConnection
 from indexer.solr.query import Note, QueryOptions, prepare
 
+#: The stored field that withholds a document's snippets (schema.xml) and the ``/search``
+#: handler's own ``fl`` (solrconfig.xml), used when a request names none.
+NOSNIPPET = "nosnippet"
+HANDLER_FIELDS = "id,url,title,score"
 # How Solr 9 reports Lucene's clause limit (IndexSearcher.TooManyClauses, 400 or 500).
 _TOO_COMPLEX = ("too many clauses", "maxClauseCount", "TooManyClauses", "TooManyNestedClauses")
 
@@ -91,9 +95,12 @@ def _hit(doc: dict[str, Any], highlighted: dict[str, list[str]]) -> dict[str, An
 
 
 def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str, Any]:
-    """Query ``/search``; Lucene's clause limit becomes a :class:`QueryError`."""
+    """Query ``/search`` and withhold the snippets of ``nosnippet`` documents
+    (:func:`withhold_snippets`); Lucene's clause limit becomes a :class:`QueryError`."""
+    fields = str(params.get("fl", HANDLER_FIELDS)).split(",")
+    params = {**params, "fl": ",".join([*fields, NOSNIPPET] if NOSNIPPET not in fields else fields)}
     try:
-        return _request(cfg, "search", params)
+        return withhold_snippets(_request(cfg, "search", params))
     except (SolrRejectedError, SolrUnavailableError) as exc:
         if any(sign in str(exc) for sign in _TOO_COMPLEX):
             raise QueryError(
@@ -101,6 +108,19 @@ def _search_request(cfg: SolrSettings, params: dict[str, str | int]) -> dict[str
                 "search with fewer or shorter words"
             ) from None
         raise
+
+
+def withhold_snippets(data: dict[str, Any]) -> dict[str, Any]:
+    """Drop the highlighting of every hit whose document has ``nosnippet`` (the robots
+    ``nosnippet`` / ``max-snippet:0`` of its page): it is listed with no snippet at all, no
+    fragment and no alternate text. Returns ``data``, changed in place."""
+    highlighting = data.get("highlighting")
+    if not isinstance(highlighting, dict):
+        return data
+    for doc in data.get("response", {}).get("docs", []):
+        if doc.get(NOSNIPPET):
+            highlighting.pop(doc.get("id"), None)
+    return data
 
 
 def term_query(field: str, value: str) -> str:

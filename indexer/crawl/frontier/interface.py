@@ -81,6 +81,10 @@ class URLQueue(Protocol):
         """Record a claimed URL's final outcome for this run."""
         ...
 
+    def finish_left(self, url: str, outcome: str, reason: str) -> None:
+        """Record the outcome of a URL whose document was deleted; drop its validators."""
+        ...
+
     def record_many(self, rows: Sequence[Refusal]) -> list[bool]:
         """Store final outcomes of URLs never queued, in one transaction; one answer a row
         (False: already handled in this run)."""

@@ -247,11 +247,22 @@ class Frontier(HopRecords, GroupedCommits, OutboxRecord):
         """
         if reached:
             self.finish_reached(url, outcome, reason, (etag, last_modified, content_hash))
-        else:
-            self._db.execute(
-                "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE url=?",
-                (outcome, reason, time.time(), url),
-            )
+            return
+        self._db.execute(
+            "UPDATE urls SET state='done', outcome=?, reason=?, updated=? WHERE url=?",
+            (outcome, reason, time.time(), url),
+        )
+
+    def finish_left(self, url: str, outcome: str, reason: str) -> None:
+        """:meth:`finish` for a URL whose document was just deleted: its validators and
+        hashes are dropped, so the next fetch is unconditional and the page, open again, is
+        sent again even unchanged (a 304 or an equal hash would leave it out of search)."""
+        self._db.execute(  # first: a stop between the two leaves the URL to fetch in full
+            "UPDATE urls SET etag=NULL, last_modified=NULL, content_hash=NULL, prev_hash=NULL "
+            "WHERE url=?",
+            (url,),
+        )
+        self.finish(url, outcome, reason)  # a backend's own ending of the URL included
 
     def finish_queued(self, outcome: str, reason: str, host: str | None = None) -> int:
         """Give every URL still queued in this run (of ``host``, or all) a final outcome;
