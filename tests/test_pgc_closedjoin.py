@@ -31,6 +31,6 @@ def test_a_child_of_the_parent_that_finds_the_run_closed_has_nothing_to_do(
         lead.start_run(resume=False)
         lead.finish_run()
     with PgFrontier(pg_url, tmp_path / "b", create=False) as child:
-        assert not _joined(child, settings, _args(from_parent=3)), "a child: nothing to do"
+        assert not _joined(child, settings, _args(from_parent=3), True), "a child: nothing to do"
         with pytest.raises(NoOpenRunError, match="--join: no crawl runs"):
-            _joined(child, settings, _args(from_parent=None))  # a user's --join: refused
+            _joined(child, settings, _args(from_parent=None), True)  # a user's --join: refused

@@ -41,12 +41,22 @@ def _started(pg_url: str, tmp_path: Path, srv: FaultServer) -> None:
     psycopg_open_run(pg_url).__enter__()
 
 
-def _join(pg_url: str, data_dir: Path, flags: dict[str, Any], env: dict[str, str]) -> Settings:
-    """``join_or_lead`` for a ``--join`` process given ``flags`` and ``env``: its settings."""
+def _join(
+    pg_url: str,
+    data_dir: Path,
+    flags: dict[str, Any],
+    env: dict[str, str],
+    *,
+    use_solr: bool = False,
+) -> Settings:
+    """``join_or_lead`` for a ``--join`` process given ``flags`` and ``env`` (writing ``--out``
+    files only, as :func:`_started`'s crawl, unless ``use_solr``): its settings."""
     base = {"frontier.url": pg_url, "crawl.data_dir": data_dir, "crawl.resume": True}
     loaded = load_settings(flags=base | flags, environ=env)
     with open_frontier(loaded.settings, create=False) as frontier:
-        joined = join_or_lead(frontier, loaded.settings, loaded.sources, join=True)
+        joined = join_or_lead(
+            frontier, loaded.settings, loaded.sources, join=True, use_solr=use_solr
+        )
         assert isinstance(frontier, PgFrontier)
         held = (frontier.leases.delay, frontier.leases.seconds, frontier.host_cap.limit)
     limits = (joined.fetch.delay, joined.frontier.lease_seconds, joined.crawl.max_pages_per_host)
@@ -92,3 +102,34 @@ def test_the_printed_drain_command_joins_as_printed(pg_url: str, tmp_path: Path)
     with PgFrontierView(pg_url) as view:
         last = view.runs()[-1]
     assert (last.phase, last.finished, last.exit_code) == ("finished", True, 0), last
+
+
+def test_a_join_sending_its_documents_elsewhere_is_refused_naming_both(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A fresh attack: ``crawl --join --out`` beside a crawl into Solr was accepted, and the run
+    said finished with part of its pages in no index. No Solr is contacted here: the refusal
+    comes first."""
+    with FaultServer() as srv:
+        _started(pg_url, tmp_path, srv)  # --out files only
+    with pytest.raises(ConfigError, match=r"solr\.url.*sends them to --out files only"):
+        _join(pg_url, tmp_path / "j", {}, {}, use_solr=True)
+    solr = "http://127.0.0.1:9/solr"  # never contacted
+    same = {"fetch.delay": 0.3, "crawl.allow_hosts": ("127.0.0.9",), "crawl.max_depth": 2}
+    same |= {"crawl.formats": ("html", "pdf"), "fetch.per_host": 2, "crawl.max_pages": 40}
+    same |= {"crawl.max_pages_per_host": 7, "crawl.data_dir": tmp_path / "d"}
+    lead = load_settings(  # as STARTED, into Solr
+        flags={"frontier.url": pg_url, "solr.url": solr, **same},
+        environ={"INDEXER_FRONTIER_LEASE_SECONDS": LEASE},
+    )
+    with open_frontier(lead.settings, create=False) as frontier:  # a crawl into Solr leads
+        join_or_lead(frontier, lead.settings, lead.sources, join=False, use_solr=True)
+    psycopg_open_run(pg_url).__enter__()
+    with pytest.raises(ConfigError, match=r"--out.*sends them to http://127\.0\.0\.1:9/solr/pages"):
+        _join(pg_url, tmp_path / "j", {}, {}, use_solr=False)
+    with pytest.raises(ConfigError, match=r"solr\.url.*differs"):
+        _join(pg_url, tmp_path / "j", {"solr.url": "http://127.0.0.1:8/solr"}, {}, use_solr=True)
+    with pytest.raises(ConfigError, match=r"solr\.core.*differs"):
+        _join(pg_url, tmp_path / "j", {"solr.core": "other"}, {}, use_solr=True)
+    joined = _join(pg_url, tmp_path / "j", {}, {}, use_solr=True)
+    assert joined.solr.url == solr, "a join given no Solr URL takes the running crawl's"

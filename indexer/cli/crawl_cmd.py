@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         frontier.data_dir.verify((OUTBOX, MISSED))
         if use_solr:
             claim_outbox(frontier)
-        joined = _joined(frontier, settings, args, loaded.sources)
+        joined = _joined(frontier, settings, args, use_solr, loaded.sources)
         if joined is None:
             return ExitCode.OK
         settings = joined  # a --join takes the running crawl's values it was not given
@@ -169,6 +169,7 @@ def _joined(
     frontier: Frontier,
     settings: Settings,
     args: argparse.Namespace,
+    use_solr: bool,
     sources: Mapping[str, Source] | None = None,
 ) -> Settings | None:
     """Check a ``--join`` or lead (:func:`~indexer.pipeline.join.join_or_lead`): the settings
@@ -180,7 +181,7 @@ def _joined(
         ConfigError: as :func:`~indexer.pipeline.join.join_or_lead`.
     """
     try:
-        return join_or_lead(frontier, settings, sources, join=args.join)
+        return join_or_lead(frontier, settings, sources, join=args.join, use_solr=use_solr)
     except NoOpenRunError:
         if args.from_parent is None:
             raise

@@ -74,9 +74,8 @@ def build_document(
     run: int,
     digest: str,
 ) -> dict[str, Any]:
-    """The Solr document (JSON-ready dict) for one indexed page: id = the normalized final
-    URL (after redirects), empty values omitted, dates as ISO 8601 strings (JSON has no
-    date type), stamped by :func:`indexer.index.versions.stamps`."""
+    """The Solr document (JSON-ready dict) of a page: id = its final URL, empty values (and a
+    false ``nosnippet``) omitted, dates ISO 8601, stamped (:mod:`indexer.index.versions`)."""
     url, host = fetched.final_url, host_of(fetched.final_url)
     doc: dict[str, Any] = {
         "id": url,

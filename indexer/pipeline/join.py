@@ -6,19 +6,21 @@ in every process (:data:`SHARED_KEYS`, beside the stored scope of
 :mod:`indexer.crawl.stored_scope`); a joining process is refused, with a
 :class:`~indexer.errors.ConfigError` naming the setting, when there is no shared frontier,
 when no crawl runs on it (its last run is closed), or when its scope or those settings differ
-from the stored ones. A scope key or shared setting the joining process was not given (its
-source is the default: no flag, environment variable or ``--config`` key) is the running
-crawl's (:func:`adopt`), so ``indexer crawl --frontier URL --join --data-dir DIR`` joins as
-printed; only a value given that differs is refused (naming the setting and both values).
-A joining process continues the open run (``crawl.resume``); the host leases
-(:mod:`indexer.crawl.frontier.postgres.leases`) keep each host to one process.
+from the stored ones, or when its output differs (:func:`crawl_output`: the Solr URL and core
+or collection, or ``--out`` files only; a process writing elsewhere would leave part of the
+run out of the index while the run says finished). A scope key or shared setting the
+joining process was not given (its source is the default: no flag, environment variable or
+``--config`` key) is the running crawl's (:func:`adopt`), so ``indexer crawl --frontier URL
+--join --data-dir DIR`` joins as printed; only a value given that differs is refused (naming
+the setting and both values). A joining process continues the open run (``crawl.resume``);
+the host leases (:mod:`indexer.crawl.frontier.postgres.leases`) keep each host to one process.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -29,10 +31,14 @@ from indexer.crawl.stored_scope import load_scope, resumed_scope, scope_of
 from indexer.errors import ConfigError, NoOpenRunError
 from indexer.settings import Settings, Source
 
+if TYPE_CHECKING:
+    from indexer.crawl.frontier.postgres.store import PgFrontier as PgFrontierType
+
 #: Settings every process of one crawl must share: politeness, limits, what is indexed
 #: (noindex, login pages and their patterns, the site-wide duplicate share), how URLs are
-#: normalized (the parameters stripped: one URL, one id in every process), and the lease
-#: time (how long a dead process's hosts wait for another; the same for every host).
+#: normalized (the parameters stripped: one URL, one id in every process), the lease
+#: time (how long a dead process's hosts wait for another; the same for every host), and
+#: where documents go (the Solr node and core or collection).
 SHARED_KEYS = (
     "frontier.lease_seconds",
     "fetch.delay",
@@ -48,33 +54,53 @@ SHARED_KEYS = (
     "crawl.strip_params",
     "crawl.sitewide_duplicate_share",
     "extract.profile",
+    "solr.url",
+    "solr.core",
+    "solr.collection",
 )
 _META_KEY = "shared_settings"
+#: The stored crawl's output, beside its shared settings (not a setting itself).
+OUTPUT = "output"
+_FILES_ONLY = "--out files only (no Solr)"
 
 
-def shared_settings(settings: Settings) -> dict[str, Any]:
-    """The :data:`SHARED_KEYS` values of ``settings`` as JSON-ready data."""
+def crawl_output(settings: Settings, use_solr: bool) -> str:
+    """Where a crawl process sends its documents: ``{solr.url}/{core or collection}`` when it
+    writes to Solr (with or without ``--out``), else ``--out`` files only."""
+    if not use_solr:
+        return _FILES_ONLY
+    return f"{settings.solr.url.rstrip('/')}/{settings.solr.target}"
+
+
+def shared_settings(settings: Settings, use_solr: bool = True) -> dict[str, Any]:
+    """The :data:`SHARED_KEYS` values of ``settings`` as JSON-ready data, and the process's
+    :func:`crawl_output` under :data:`OUTPUT`."""
     data = settings.model_dump(mode="json")
-    return {key: data[key.split(".")[0]][key.split(".")[1]] for key in SHARED_KEYS}
+    shared = {key: data[key.split(".")[0]][key.split(".")[1]] for key in SHARED_KEYS}
+    return shared | {OUTPUT: crawl_output(settings, use_solr)}
 
 
-def save_shared(frontier: Frontier, settings: Settings) -> None:
+def save_shared(frontier: Frontier, settings: Settings, use_solr: bool = True) -> None:
     """Store the crawl's :func:`shared_settings` (its first process, at its start)."""
-    frontier.set_meta(_META_KEY, json.dumps(shared_settings(settings), ensure_ascii=False))
+    shared = shared_settings(settings, use_solr)
+    frontier.set_meta(_META_KEY, json.dumps(shared, ensure_ascii=False))
 
 
-def check_join(frontier: Frontier, settings: Settings, open_run: int | None) -> None:
+def check_join(
+    frontier: Frontier, settings: Settings, open_run: int | None, use_solr: bool = True
+) -> None:
     """Refuse a ``--join`` that cannot join.
 
     Args:
         frontier: the shared frontier (opened without creating it).
         settings: the joining process's settings.
         open_run: the number of the frontier's open run, or None when its last run is closed.
+        use_solr: the joining process writes to Solr (not ``--out`` files only).
 
     Raises:
         NoOpenRunError: no crawl runs (a :class:`ConfigError` naming ``--join``).
-        ConfigError: a scope key or a shared setting
-            differs from the running crawl's (names it, with both values).
+        ConfigError: a scope key, a shared setting or the output differs from the running
+            crawl's (names it, with both values).
     """
     if open_run is None:
         raise NoOpenRunError
@@ -87,8 +113,10 @@ def check_join(frontier: Frontier, settings: Settings, open_run: int | None) -> 
             raise _differs(f"crawl.{key}", value, mine.get(key))
     raw = frontier.meta(_META_KEY)
     theirs = json.loads(raw) if raw else {}
-    mine = shared_settings(settings)
+    mine = shared_settings(settings, use_solr)
     for key, value in theirs.items():
+        if key == OUTPUT and mine[OUTPUT] != value:
+            raise _other_output(mine[OUTPUT], value, use_solr)
         if mine.get(key) != value:
             raise _differs(key, value, mine.get(key))
 
@@ -129,7 +157,12 @@ def _with(section: BaseModel, values: dict[str, Any]) -> BaseModel:
 
 
 def join_or_lead(
-    frontier: Frontier, settings: Settings, sources: Mapping[str, Source] | None, *, join: bool
+    frontier: Frontier,
+    settings: Settings,
+    sources: Mapping[str, Source] | None,
+    *,
+    join: bool,
+    use_solr: bool = True,
 ) -> Settings:
     """At a crawl's start: check a ``--join`` (:func:`check_join`) after taking on the running
     crawl's values of the settings it was not given (:func:`adopt`), or, for the first
@@ -137,9 +170,9 @@ def join_or_lead(
 
     Args:
         frontier, settings: the crawl's.
-        sources: where each setting came from (``LoadedSettings.sources``); None takes
-            nothing from the running crawl (every value is checked as given).
+        sources: where each setting came from; None takes nothing from the running crawl.
         join: ``--join``.
+        use_solr: the process writes to Solr (:func:`crawl_output`).
 
     Returns:
         the settings to crawl with (``settings`` itself unless it joins).
@@ -151,7 +184,7 @@ def join_or_lead(
         if settings.frontier.url and not settings.crawl.resume:
             advice = "add --join to crawl with it, or wait for its end"
             refuse_while_crawled(frontier, "--join", advice)
-            save_shared(frontier, settings)
+            save_shared(frontier, settings, use_solr)
         return settings
     from indexer.crawl.frontier.postgres.store import PgFrontier
 
@@ -160,14 +193,17 @@ def join_or_lead(
     open_run = frontier.open_run()
     if open_run is not None and sources is not None:
         settings = adopt(frontier, settings, sources)
-    check_join(frontier, settings, open_run)
-    # opened before the join was checked: its leases and host cap take the adopted values
-    frontier.leases.seconds, frontier.leases.delay = (
-        settings.frontier.lease_seconds,
-        settings.fetch.delay,
-    )
-    frontier.host_cap.limit = settings.crawl.max_pages_per_host
+    check_join(frontier, settings, open_run, use_solr)
+    _take_limits(frontier, settings)
     return settings
+
+
+def _take_limits(frontier: PgFrontierType, settings: Settings) -> None:
+    """The frontier, opened before the join was checked: its leases and host cap take the
+    adopted values."""
+    frontier.leases.seconds = settings.frontier.lease_seconds
+    frontier.leases.delay = settings.fetch.delay
+    frontier.host_cap.limit = settings.crawl.max_pages_per_host
 
 
 def refuse_while_crawled(frontier: Frontier, setting: str, advice: str) -> None:
@@ -219,6 +255,16 @@ def require_shared(settings: Settings, *, join: bool = True) -> None:
     """
     if join and not settings.frontier.url:
         raise ConfigError("frontier.url", "--join needs a shared frontier: give --frontier URL")
+
+
+def _other_output(mine: str, theirs: str, use_solr: bool) -> ConfigError:
+    """The refusal of a join whose documents would go elsewhere than the run's."""
+    advice = "--solr/--core/--collection as the run's" if theirs != _FILES_ONLY else "--out FILE"
+    return ConfigError(
+        "solr.url" if use_solr else "--out",
+        f"this process would send its documents to {mine}, the running crawl sends them to "
+        f"{theirs}: join with {advice}",
+    )
 
 
 def _differs(key: str, theirs: Any, mine: Any) -> ConfigError:
