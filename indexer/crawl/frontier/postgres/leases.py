@@ -20,6 +20,13 @@ whose ``fetch.per_host`` differs (:mod:`indexer.pipeline.join`).
 A process killed with -9 renews nothing: at ``expires_at`` another process takes its hosts
 over, and the URLs it left ``fetching`` on them are queued again (at most the pages that
 were in flight are fetched twice).
+
+Fencing: a process whose statements stalled (PostgreSQL frozen or unreachable past the lease
+time) may find, when they return, that another process took its hosts at their expiry. So a
+held lease counts only until the expiry its last take or renewal wrote, less
+:data:`FENCE_SHARE` of the lease time (:meth:`HostLeases.valid`); past it the host is taken
+again from its row (its ``next_allowed_at`` read anew) before any URL of it is claimed, and
+a URL claimed by a statement that returned too late goes back to the queue unfetched.
 """
 
 from __future__ import annotations
@@ -33,45 +40,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from indexer.crawl.frontier.postgres.connection import PgConnection
+from indexer.crawl.frontier.postgres.lease_sql import (
+    ACTIVE_HOSTS,
+    ANNOUNCE,
+    CRAWL_DELAY,
+    ENSURE,
+    FREE,
+    FREED,
+    HOLD,
+    OTHERS,
+    RELEASE_DRAINED,
+    RENEW,
+    REQUEUE,
+    TAKE,
+)
 from indexer.crawl.politeness import GAP_MARGIN
 
-_TAKE = (
-    "WITH free AS (SELECT host, owner FROM host_leases WHERE host=:host AND "
-    "(owner IS NULL OR owner=:me OR expires_at < :now) FOR UPDATE SKIP LOCKED) "
-    "UPDATE host_leases AS l SET owner=:me, expires_at=:exp FROM free WHERE l.host=free.host "
-    "RETURNING l.next_allowed_at, free.owner, l.crawl_delay"
-)
-_ENSURE = "INSERT INTO host_leases (host) VALUES (?) ON CONFLICT (host) DO NOTHING"
-_CRAWL_DELAY = (
-    "UPDATE host_leases SET crawl_delay=:delay, "
-    "next_allowed_at=GREATEST(next_allowed_at, :next) WHERE host=:host"
-)
-_HOLD = (
-    "UPDATE host_leases SET held_until=GREATEST(held_until, :until), "
-    "next_allowed_at=GREATEST(next_allowed_at, :until) WHERE host=:host"
-)
-_REQUEUE = "UPDATE urls SET state='queued' WHERE host=? AND state='fetching' AND run=?"
-_RENEW = "UPDATE host_leases SET expires_at=? WHERE owner=? RETURNING host"
-_OTHERS = "SELECT COUNT(*) FROM crawl_processes WHERE owner != ? AND expires_at >= ? AND run=?"
-_ANNOUNCE = (
-    "INSERT INTO crawl_processes (owner, run, expires_at) VALUES (?, ?, ?) "
-    "ON CONFLICT (owner) DO UPDATE SET run=excluded.run, expires_at=excluded.expires_at"
-)
-#: A lease given back: its next request a gap (the delay or the row's Crawl-delay) after
-#: ``:last``, when the last request of it here started (``:delay``).
-_FREE = (
-    "owner=NULL, next_allowed_at=GREATEST(next_allowed_at, CASE WHEN GREATEST(:delay, "
-    "crawl_delay) > 0 THEN :last + GREATEST(:delay, crawl_delay) ELSE 0 END)"
-)
-_ACTIVE_HOSTS = "SELECT COUNT(DISTINCT host) FROM urls WHERE state != 'done' AND run=?"
-#: Held hosts with nothing queued in the run and nothing in flight here go back (the crawl
-#: may have stopped asking for them while their last page was in flight).
-_RELEASE_DRAINED = (
-    f"UPDATE host_leases SET {_FREE} WHERE owner=:me AND NOT (host = ANY(CAST(:busy AS TEXT[]))) "
-    "AND NOT EXISTS (SELECT 1 FROM urls WHERE urls.host=host_leases.host "
-    "AND urls.state='queued' AND urls.run=:run) "
-    "RETURNING host"
-)
 #: Seconds between two renewals at most (and between two looks at the fair share).
 RENEW_EVERY = 2.0
 #: Seconds before a host left to others (this process's share is full, or it gave the host
@@ -81,15 +65,6 @@ ASK_AGAIN = 0.5
 #: other processes hold: a host given back or expired is taken up within it, and one with
 #: nothing queued or in flight any more is asked about again (the crawl stops waiting).
 POLL_EVERY = 0.1
-#: A URL of run ``:run`` in flight: claimed, not yet fetched. A page whose verdict waits
-#: (held back by :mod:`indexer.pipeline.sitewide` until its holder's crawl ends) is
-#: ``fetching`` too, but waiting for it, a crawl never ended.
-IN_FLIGHT = "urls.state='fetching' AND (urls.hash_run IS NULL OR urls.hash_run != :run)"
-_FREED = (
-    "SELECT l.host FROM host_leases AS l WHERE l.host = ANY(CAST(:hosts AS TEXT[])) "
-    "AND (l.owner IS NULL OR l.expires_at < :now OR NOT EXISTS (SELECT 1 FROM urls "
-    f"WHERE urls.host=l.host AND urls.run=:run AND (urls.state='queued' OR {IN_FLIGHT})))"
-)
 
 
 def owner_id() -> str:
@@ -97,10 +72,16 @@ def owner_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+#: Share of ``frontier.lease_seconds`` before a lease's expiry from which it no longer
+#: counts as held here (:meth:`HostLeases.valid`): room for a claim's request to start.
+FENCE_SHARE = 1 / 3
+
+
 @dataclass
 class _Held:
     next_allowed: float  # epoch seconds
     crawl_delay: float = 0.0  # the row's robots.txt Crawl-delay (s)
+    expires: float = math.inf  # epoch seconds: the expiry the last take or renewal wrote
 
 
 class HostLeases:
@@ -139,6 +120,18 @@ class HostLeases:
         """Whether this process holds ``host``'s lease (as last taken or renewed)."""
         return host in self._held
 
+    def valid(self, host: str) -> bool:
+        """Whether ``host``'s lease is held and surely not expired: now is more than
+        :data:`FENCE_SHARE` of the lease time before the expiry last written (a statement
+        that stalled past it may have let another process take the host)."""
+        held = self._held.get(host)
+        return held is not None and time.time() < held.expires - self.seconds * FENCE_SHARE
+
+    def lapsed(self, host: str) -> None:
+        """Forget ``host``'s lease without writing (it may be another's now): the next
+        :meth:`take` takes it again from its row, or finds it held elsewhere."""
+        self._held.pop(host, None)
+
     def lease_of(self, host: str) -> object | None:
         """This process's lease of ``host`` as a token (a new one each time it is taken), or
         None when it holds none."""
@@ -155,6 +148,8 @@ class HostLeases:
             self.release(host)  # of it runs here (its pages may wait for a verdict)
             self._leave_to_others(host, now + ASK_AGAIN)
             return None
+        if host in self._held and not self.valid(host):
+            self.lapsed(host)  # past its fence: taken again below, its row read anew
         if host in self._held:
             return self._held[host].next_allowed
         if self._foreign.get(host, 0.0) > now and not self._poll(host, now):
@@ -167,10 +162,10 @@ class HostLeases:
             self._leave_to_others(host, self._expiry(host, now), elsewhere=True)
             return None
         if row[1] is not None and row[1] != self.owner:
-            self._db.execute(_REQUEUE, (host, run))
+            self._db.execute(REQUEUE, (host, run))
         self._foreign.pop(host, None)
         self._elsewhere.discard(host)
-        self._held[host] = _Held(float(row[0]), float(row[2]))
+        self._held[host] = _Held(float(row[0]), float(row[2]), now + self.seconds)
         return float(row[0])
 
     def _take_row(self, host: str, now: float) -> Any:
@@ -178,9 +173,9 @@ class HostLeases:
         when another process holds it; a host never seen gets its row first."""
         params = {"host": host, "me": self.owner, "now": now, "exp": now + self.seconds}
         if host not in self._rows:
-            self._db.execute(_ENSURE, (host,))
+            self._db.execute(ENSURE, (host,))
             self._rows.add(host)
-        return self._db.execute(_TAKE, params).fetchone()
+        return self._db.execute(TAKE, params).fetchone()
 
     def retry_at(self, host: str) -> float | None:
         """When a host held by another process is asked for again (epoch; at the next look
@@ -214,7 +209,7 @@ class HostLeases:
             return False
         self._polled = now
         params = {"hosts": sorted(self._elsewhere), "now": now, "run": self.run}
-        rows = self._db.execute(_FREED, params).fetchall()
+        rows = self._db.execute(FREED, params).fetchall()
         for row in rows:
             self._foreign.pop(str(row[0]), None)
             self._elsewhere.discard(str(row[0]))
@@ -241,8 +236,8 @@ class HostLeases:
         calls it when the delay it learnt changes, just before the host's next request:
         that request and the next claim are a Crawl-delay apart)."""
         after = time.time() + seconds
-        self._db.execute(_ENSURE, (host,))
-        self._db.execute(_CRAWL_DELAY, {"delay": seconds, "next": after, "host": host})
+        self._db.execute(ENSURE, (host,))
+        self._db.execute(CRAWL_DELAY, {"delay": seconds, "next": after, "host": host})
         held = self._held.get(host)
         if held is not None:
             held.crawl_delay = seconds
@@ -251,8 +246,8 @@ class HostLeases:
     def hold(self, host: str, until: float) -> None:
         """Hold every request to ``host`` until ``until`` (epoch s; a Retry-After answer,
         RFC 9110 §10.2.3) in its lease row: no process claims a URL of it sooner."""
-        self._db.execute(_ENSURE, (host,))
-        self._db.execute(_HOLD, {"until": until, "host": host})
+        self._db.execute(ENSURE, (host,))
+        self._db.execute(HOLD, {"until": until, "host": host})
         held = self._held.get(host)
         if held is not None:
             held.next_allowed = max(held.next_allowed, until)
@@ -298,7 +293,7 @@ class HostLeases:
         if self._held.pop(host, None) is not None:
             params = {"host": host, "me": self.owner, "last": self._last(host), "delay": self.delay}
             self._db.execute(
-                f"UPDATE host_leases SET {_FREE} WHERE host=:host AND owner=:me", params
+                f"UPDATE host_leases SET {FREE} WHERE host=:host AND owner=:me", params
             )
 
     def _last(self, host: str) -> float:
@@ -311,7 +306,7 @@ class HostLeases:
     def release_all(self) -> None:
         """Give every lease back (the process ends)."""
         params = {"me": self.owner, "last": time.time() + GAP_MARGIN, "delay": self.delay}
-        self._db.execute(f"UPDATE host_leases SET {_FREE} WHERE owner=:me", params)
+        self._db.execute(f"UPDATE host_leases SET {FREE} WHERE owner=:me", params)
         self._db.execute("DELETE FROM crawl_processes WHERE owner=?", (self.owner,))
         self._held.clear()
         self._leaving.clear()
@@ -319,7 +314,7 @@ class HostLeases:
     def others_alive(self, now: float) -> bool:
         """Whether another process of this run announced itself within its lease time (it
         still crawls)."""
-        return self._count(_OTHERS, (self.owner, now, self.run)) > 0
+        return self._count(OTHERS, (self.owner, now, self.run)) > 0
 
     def renew_due(self) -> None:
         """Renew every held lease when a third of :attr:`seconds` (at most
@@ -329,12 +324,14 @@ class HostLeases:
             return
         self._renewed = time.monotonic()
         expires = time.time() + self.seconds
-        self._db.execute(_ANNOUNCE, (self.owner, self.run, expires))
-        rows = self._db.execute(_RENEW, (expires, self.owner)).fetchall()
+        self._db.execute(ANNOUNCE, (self.owner, self.run, expires))
+        rows = self._db.execute(RENEW, (expires, self.owner)).fetchall()
         kept = {str(r[0]) for r in rows}
         for host in [h for h in self._held if h not in kept]:
             del self._held[host]
             self._leaving.discard(host)
+        for held in self._held.values():
+            held.expires = expires
         self._balance(time.time())
 
     def _balance(self, now: float) -> None:
@@ -345,12 +342,12 @@ class HostLeases:
         when the host's politeness slot is free, so no request of it runs; its fetched pages
         may still wait for the site-wide verdict); no new URL of them is claimed meanwhile.
         Their gap stays in the row."""
-        others = self._count(_OTHERS, (self.owner, now, self.run))
+        others = self._count(OTHERS, (self.owner, now, self.run))
         if not others:
             self.share = None
             self._leaving.clear()
             return
-        hosts = self._count(_ACTIVE_HOSTS, (self.run,))
+        hosts = self._count(ACTIVE_HOSTS, (self.run,))
         self.share = max(1, math.ceil(hosts / (others + 1)))
         busy = set(self._flight.values())
         self._release_drained(busy)
@@ -381,7 +378,7 @@ class HostLeases:
         fill this process's share."""
         now = time.time() + GAP_MARGIN
         params = {"last": now, "delay": self.delay, "me": self.owner, "run": self.run}
-        rows = self._db.execute(_RELEASE_DRAINED, params | {"busy": sorted(busy)}).fetchall()
+        rows = self._db.execute(RELEASE_DRAINED, params | {"busy": sorted(busy)}).fetchall()
         for row in rows:
             self._held.pop(str(row[0]), None)
             self._leaving.discard(str(row[0]))

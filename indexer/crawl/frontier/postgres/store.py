@@ -27,7 +27,8 @@ from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.cutoff import leave_note, settle
 from indexer.crawl.frontier.postgres.hostcap import HostCap
 from indexer.crawl.frontier.postgres.latedeletes import LateDeletes
-from indexer.crawl.frontier.postgres.leases import IN_FLIGHT, HostLeases
+from indexer.crawl.frontier.postgres.lease_sql import IN_FLIGHT
+from indexer.crawl.frontier.postgres.leases import HostLeases
 from indexer.crawl.frontier.postgres.members import (
     LEAVING,
     STILL_CRAWLS,
@@ -39,6 +40,7 @@ from indexer.crawl.frontier.postgres.members import (
 from indexer.crawl.frontier.postgres.robots_share import SharedRobots
 from indexer.crawl.frontier.postgres.runclose import RunClosing, outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, prepare
+from indexer.crawl.frontier.postgres.store_sql import ADD, CLAIM, NOTE_HASH, REQUEUE_ORPHANS
 from indexer.crawl.frontier.runs import CLOSING_PHASES
 from indexer.crawl.frontier.shared import SharedState
 from indexer.crawl.frontier.sql import Connection
@@ -46,37 +48,7 @@ from indexer.crawl.frontier.store import Claimed, Frontier
 from indexer.crawl.frontier.tombstones import TOMBSTONES_EVERY, Tombstones
 from indexer.settings_frontier import STALL_SECONDS
 
-_CLAIM = (
-    "WITH c AS (UPDATE urls SET state='fetching', fetched_run=:run, updated=:now WHERE url = "
-    "(SELECT url FROM urls WHERE host=:host AND state='queued' AND run=:run "
-    "AND next_fetch<=:now ORDER BY depth LIMIT 1 FOR UPDATE SKIP LOCKED) "
-    "RETURNING url, depth, attempts, etag, last_modified, content_hash, resend), "
-    "l AS (UPDATE host_leases SET next_allowed_at=GREATEST(next_allowed_at, :next) "
-    "WHERE host=:host AND owner=:me AND EXISTS (SELECT 1 FROM c)) SELECT * FROM c"
-)
 log = logging.getLogger("indexer")
-#: One statement for a page's outlinks, inserted in their order (claims of one depth follow
-#: it, as in SQLite); URLs known in this run already are skipped without a lock (another
-#: process may be adding them too).
-_ADD = (
-    "INSERT INTO urls (url, host, depth, run) SELECT e.u, e.h, e.d, :run FROM unnest("
-    "CAST(:urls AS TEXT[]), CAST(:hosts AS TEXT[]), CAST(:depths AS INTEGER[])) AS e(u, h, d) "
-    "WHERE NOT EXISTS (SELECT 1 FROM urls WHERE urls.url = e.u AND urls.run >= :run) "
-    "ON CONFLICT (url) DO UPDATE SET state='queued', attempts=0, next_fetch=0, "
-    "run=excluded.run, depth=excluded.depth WHERE urls.run < excluded.run"
-)
-#: The hash noted and its count in one statement (the count reads the table as it was
-#: before the update, so the URL itself is counted apart).
-_NOTE_HASH = (
-    "WITH n AS (UPDATE urls SET run_hash=:digest, hash_run=:run WHERE url=:url RETURNING host) "
-    "SELECT (SELECT COUNT(*) FROM n) + (SELECT COUNT(*) FROM urls WHERE host=(SELECT host "
-    "FROM n) AND run_hash=:digest AND hash_run=:run AND url != :url)"
-)
-#: A resumed (or joined) run queues again only what no live lease holds.
-_REQUEUE_ORPHANS = (
-    "UPDATE urls SET state='queued' WHERE state='fetching' AND host NOT IN "
-    "(SELECT host FROM host_leases WHERE owner IS NOT NULL AND expires_at >= ?)"
-)
 
 
 class PgFrontier(Frontier):
@@ -165,7 +137,7 @@ class PgFrontier(Frontier):
         row = self._db.execute("SELECT id, finished FROM runs ORDER BY id DESC LIMIT 1").fetchone()
         if resume and row is not None and row[1] is None:
             self.run = self.leases.run = int(row[0])
-            self._db.execute(_REQUEUE_ORPHANS, (time.time(),))
+            self._db.execute(REQUEUE_ORPHANS, (time.time(),))
         else:
             self.leases.run = super().start_run(resume=False)
         settle(self._pg, self.data_dir.root, self.run)  # a cut-off process of it: continued
@@ -253,10 +225,14 @@ class PgFrontier(Frontier):
             return None
         params = {"run": self.run, "now": now, "host": host, "me": self.leases.owner}
         params["next"] = self.leases.gap_after(now, host)
-        row = self._db.execute(_CLAIM, params).fetchone()
+        row = self._db.execute(CLAIM, params).fetchone()
         while row is not None and self.late_deletes.forget_if_buried(row[0]):
-            row = self._db.execute(_CLAIM, params).fetchone()  # deleted since it was queued
+            row = self._db.execute(CLAIM, params).fetchone()  # deleted since it was queued
         if row is None:
+            return None
+        if not self.leases.valid(host):  # the claim returned past the lease's fence
+            super().release(row[0])
+            self.leases.lapsed(host)
             return None
         self.leases.claimed(row[0], host, now)
         self.host_cap.claimed(host, first=row[2] == 0)
@@ -326,12 +302,12 @@ class PgFrontier(Frontier):
             "hosts": [h for h, _ in fresh.values()],
             "depths": [d for _, d in fresh.values()],
         }
-        return int(self._db.execute(_ADD, params).rowcount)
+        return int(self._db.execute(ADD, params).rowcount)
 
     def note_hash(self, url: str, digest: str) -> int:
         """:meth:`Frontier.note_hash` in one statement."""
         params = {"digest": digest, "run": self.run, "url": url}
-        return int(self._db.execute(_NOTE_HASH, params).fetchone()[0])
+        return int(self._db.execute(NOTE_HASH, params).fetchone()[0])
 
     def finish(self, url: str, outcome: str, reason: str = "", **fields: Any) -> None:
         """:meth:`Frontier.finish`; the URL is no longer in flight here. A URL deleted since it
