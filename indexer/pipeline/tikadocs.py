@@ -175,7 +175,7 @@ class TikaDocuments:
         with self._lock:
             if self._missing is not None:
                 raise TikaServiceError("missing", self._missing)
-            if self._closed:
+            if self._closed or self._stopping.is_set():  # no build nor JVM once stopping
                 raise TikaServiceError("missing", "the Tika service was stopped")
             if self._process is None:
                 try:

@@ -129,8 +129,17 @@ def _run_maven(
         raise error(f"building {what} was stopped")
     if code != 0:
         tail = "\n".join(lines[-LOG_TAIL_LINES:])
-        raise error(f"building {what} failed (mvn exit {code}):\n{tail}")
+        raise error(f"building {what} failed (mvn exit {code}): {_cause(lines)}\n{tail}")
     log.info("built %s in %.0f s", what, time.monotonic() - started)
+
+
+def _cause(lines: list[str]) -> str:
+    """The first line of Maven's output that says what went wrong: its first non-empty
+    ``[ERROR]`` line without the prefix (``Failed to execute goal …``, ``Could not resolve
+    dependencies …``), else its last non-empty line; ``no output`` when it printed nothing."""
+    errors = [ln.removeprefix("[ERROR]").strip() for ln in lines if ln.startswith("[ERROR]")]
+    said = [ln for ln in errors if ln] or [ln.strip() for ln in lines if ln.strip()][-1:]
+    return said[0] if said else "no output"
 
 
 def _wait(build: subprocess.Popen[bytes], stop: Event | None) -> int | None:
