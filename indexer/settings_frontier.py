@@ -5,15 +5,15 @@ part of :class:`indexer.settings.Settings` (loaded, layered and validated there)
 (:class:`indexer.crawl.frontier.Frontier`); a ``postgresql://`` URL puts it in PostgreSQL
 (:class:`indexer.crawl.frontier.postgres.store.PgFrontier`), shared by crawl processes on
 many machines; each process keeps its outbox in its own ``crawl.data_dir``.
-:class:`CrawlProcesses` is ``CrawlSettings``' base holding ``crawl.processes`` (kept here so
-that ``settings.py`` stays within its size).
+:class:`CrawlProcesses` is ``CrawlSettings``' base holding ``crawl.processes`` and
+``crawl.memory_budget`` (kept here so that ``settings.py`` stays within its size).
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ByteSize, ConfigDict, Field, field_validator
 
 #: URL schemes libpq accepts.
 SCHEMES = ("postgresql", "postgres")
@@ -60,4 +60,11 @@ class CrawlProcesses(BaseModel):
 
     processes: int = Field(
         1, ge=1, le=64, description="Crawl processes on this machine (above 1: frontier.url)."
+    )
+    memory_budget: ByteSize = Field(
+        ByteSize(512 << 20),
+        ge=16 << 20,
+        description="Response bodies held in memory at once (bytes or 512MiB, 2GiB; each "
+        "counts twice its size); a body beyond it waits in a temporary file. --processes N: "
+        "each process gets a 1/N share.",
     )

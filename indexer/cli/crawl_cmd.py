@@ -58,6 +58,7 @@ FLAG_KEYS = {
     "formats": "crawl.formats",
     "profile": "extract.profile",
     "processes": "crawl.processes",
+    "memory_budget": "crawl.memory_budget",
 }
 
 
@@ -110,6 +111,12 @@ def _add_state(p: argparse.ArgumentParser) -> None:
     p.add_argument("--join", action="store_true", help="join the crawl running on --frontier")
     p.add_argument(
         "--processes", type=int, help="crawl processes on this machine (crawl.processes)"
+    )
+    p.add_argument(
+        "--memory-budget",
+        metavar="SIZE",
+        help="response bodies held in memory at once, e.g. 512MiB (crawl.memory_budget; "
+        "with --processes N each process gets a 1/N share)",
     )
     p.add_argument(HANDOFF_FLAG, type=int, dest="from_parent", help=argparse.SUPPRESS)
 

@@ -22,6 +22,8 @@ from datetime import UTC, datetime
 import aiohttp
 from yarl import URL
 
+from indexer.crawl.bodyspool import BodySpool
+from indexer.crawl.membudget import Reservation
 from indexer.crawl.retry import RETRYABLE_STATUS, parse_retry_after
 from indexer.crawl.urls import host_of, normalize_url
 from indexer.errors import (
@@ -181,6 +183,7 @@ class Fetcher:
         validators: Validators,
         check_hop: HopCheck,
         before_request: Callable[[str], Awaitable[None]],
+        reservation: Reservation | None = None,
     ) -> FetchResult:
         """Fetch ``url``, following redirects, with a conditional GET when validators exist.
 
@@ -190,6 +193,9 @@ class Fetcher:
                 If-Modified-Since).
             check_hop: awaited for each redirect target; raises FetchError to stop.
             before_request: awaited before every request (politeness turn), given the URL.
+            reservation: the visit's share of the process's memory budget; the body is
+                counted on it, or streamed to a temporary file until it fits
+                (:mod:`indexer.crawl.bodyspool`). None: no budget.
 
         Returns:
             FetchResult with status 200-299 or 304 (not modified: empty body).
@@ -202,7 +208,7 @@ class Fetcher:
         current = url
         for _hop in range(self._cfg.max_redirects + 1):
             await before_request(current)
-            result = await self._one(url, current, validators)
+            result = await self._one(url, current, validators, reservation)
             if isinstance(result, FetchResult):
                 return result
             target = result
@@ -215,13 +221,16 @@ class Fetcher:
             url, Outcome.REDIRECT_ERROR, f"more than {self._cfg.max_redirects} redirects"
         )
 
-    async def _one(self, first: str, url: str, validators: Validators) -> FetchResult | str:
+    async def _one(
+        self, first: str, url: str, validators: Validators, reservation: Reservation | None
+    ) -> FetchResult | str:
         """One request; a redirect returns the normalized target URL."""
         headers = self._auth(url)
         if validators.etag:
             headers["If-None-Match"] = validators.etag
         if validators.last_modified:
             headers["If-Modified-Since"] = validators.last_modified
+        spool = BodySpool(None, None)  # a 304's empty body
         async with (
             _ErrorTranslation(url),
             self._session.get(
@@ -235,19 +244,23 @@ class Fetcher:
                 return self._redirect_target(url, resp)
             self._check_status(url, resp)
             hdrs = {k.lower(): v for k, v in resp.headers.items()}
-            body = b""
             if resp.status != 304:
                 self._check_type(url, hdrs.get("content-type"))
                 cap = self._body_cap(hdrs.get("content-type"))
-                body = await self._read_capped(url, resp, cap)
-            return FetchResult(
-                url=first,
-                final_url=url,
-                status=resp.status,
-                headers=hdrs,
-                body=body,
-                fetched_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            )
+                spool = await self._read_spooled(url, resp, cap, False, reservation)
+            status = resp.status
+        try:  # a spooled body waits its turn with the connection back in the pool
+            body = await spool.value()
+        finally:
+            spool.close()
+        return FetchResult(
+            url=first,
+            final_url=url,
+            status=status,
+            headers=hdrs,
+            body=body,
+            fetched_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        )
 
     def _redirect_target(self, url: str, resp: aiohttp.ClientResponse) -> str:
         location = resp.headers.get("Location")
@@ -292,6 +305,20 @@ class Fetcher:
     async def _read_capped(
         self, url: str, resp: aiohttp.ClientResponse, max_bytes: int, truncate: bool = False
     ) -> bytes:
+        """The decoded body of a small resource, in memory (no budget)."""
+        spool = await self._read_spooled(url, resp, max_bytes, truncate, None)
+        return await spool.value()
+
+    async def _read_spooled(
+        self,
+        url: str,
+        resp: aiohttp.ClientResponse,
+        max_bytes: int,
+        truncate: bool,
+        reservation: Reservation | None,
+    ) -> BodySpool:
+        """Stream the decoded body into a :class:`BodySpool` on ``reservation``, at most
+        ``max_bytes`` (beyond: cut when ``truncate``, else ``too-large``)."""
         coding = resp.headers.get("Content-Encoding", "identity").strip().lower()
         declared = resp.content_length
         if declared is not None and declared > max_bytes and coding == "identity" and not truncate:
@@ -299,20 +326,24 @@ class Fetcher:
                 url, Outcome.TOO_LARGE, f"Content-Length {declared} > {max_bytes}"
             )
         decoder = _Decoder(url, coding)
-        chunks: list[bytes] = []
-        size = 0
-        async for raw in resp.content.iter_chunked(_CHUNK):
-            chunk = decoder.feed(raw, max_bytes - size)
-            size += len(chunk)
-            if size > max_bytes:
-                if truncate:
-                    chunks.append(chunk[: len(chunk) - (size - max_bytes)])
-                    break
-                raise PermanentFetchError(url, Outcome.TOO_LARGE, f"body over {max_bytes} bytes")
-            chunks.append(chunk)
-        else:
+        spool = BodySpool(reservation, declared if coding == "identity" else None)
+        try:
+            async for raw in resp.content.iter_chunked(_CHUNK):
+                chunk = decoder.feed(raw, max_bytes - spool.size)
+                over = spool.size + len(chunk) - max_bytes
+                if over > 0:
+                    if truncate:
+                        spool.write(chunk[: len(chunk) - over])
+                        return spool
+                    raise PermanentFetchError(
+                        url, Outcome.TOO_LARGE, f"body over {max_bytes} bytes"
+                    )
+                spool.write(chunk)
             decoder.finish()
-        return b"".join(chunks)
+        except BaseException:
+            spool.close()
+            raise
+        return spool
 
 
 class _Decoder:

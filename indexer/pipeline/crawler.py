@@ -26,6 +26,7 @@ from indexer.crawl.frontier.opening import open_frontier
 from indexer.crawl.frontier.progress import ProgressWriter
 from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
+from indexer.crawl.membudget import MemoryBudget
 from indexer.crawl.politeness import Politeness
 from indexer.crawl.retry import RetryPolicy
 from indexer.crawl.robots import RobotsCache, robots_network_retry
@@ -158,6 +159,7 @@ class Crawler:
         )
         self.host_failures = HostFailures(fetch.host_failure_limit, fetch.host_failure_window)
         self.learning = SiteLearning(settings, frontier)
+        self.budget = MemoryBudget(settings.crawl.memory_budget)
         self.progress = ProgressWriter(frontier.progress, "reindex" if options.reindex else "crawl")
         self._fatal: IndexerError | None = None
 
@@ -267,6 +269,7 @@ class Crawler:
                 stop = self.options.stop
                 with self.frontier.grouped(*self.sink.state_connections()):  # see .groups
                     await self._dispatch(visitor, stop)
+                self.budget.log_summary()
                 if stop.is_set():  # the held pages are fetched again on resume
                     self.sitewide.requeue_held()
                 else:
@@ -302,6 +305,7 @@ class Crawler:
             login=self.login,
             sitewide=self.sitewide,
             learning=self.learning,
+            budget=self.budget,
         )
 
     def _progress(self, stats: RunStats, queued: int, final: bool = False) -> None:

@@ -64,6 +64,8 @@ OPEN_TIMEOUT = 120.0
 LOST_STOP_WITHIN = STOP_BUDGET + 1.0
 #: Seconds between two progress lines of the parent.
 SHOW_EVERY = 1.0
+#: Smallest memory budget share of a child (``crawl.memory_budget``'s lower bound).
+MIN_SHARE = 16 << 20
 #: The environment variable of ``frontier.url`` (handed to the children by pipe instead).
 FRONTIER_ENV = env_name("frontier", "url")
 
@@ -102,6 +104,7 @@ class Plan:
         secret: the ``--frontier`` value on the parent's command line ('' if none), left
             off the children's.
         stall_seconds: ``frontier.stall_seconds`` (the parent's questions; a lost frontier).
+        memory_budget: ``crawl.memory_budget`` (bytes); each child gets a 1/``count`` share.
     """
 
     argv: tuple[str, ...]
@@ -113,6 +116,7 @@ class Plan:
     join: bool = False
     secret: str = ""
     stall_seconds: float = field(default=STALL_SECONDS, kw_only=True)
+    memory_budget: int = field(default=512 << 20, kw_only=True)
 
     def dir_of(self, index: int) -> Path:
         """Child ``index``'s data directory."""
@@ -128,10 +132,11 @@ class Plan:
 
     def command(self, index: int, *, join: bool, handoff: int) -> list[str]:
         """The child's command: the parent's own without the frontier URL, with the hand-off
-        pipe ``handoff``, its data directory, outputs, one process and ``--join`` (later
-        flags override earlier ones)."""
+        pipe ``handoff``, its data directory, outputs, one process with its share of the
+        memory budget and ``--join`` (later flags override earlier ones)."""
         argv = without_value(list(self.argv), self.secret)
         cmd = [sys.executable, "-m", "indexer", *argv, "--processes", "1", "-q"]
+        cmd += ["--memory-budget", str(max(self.memory_budget // self.count, MIN_SHARE))]
         cmd += [HANDOFF_FLAG, str(handoff), "--data-dir", str(self.dir_of(index))]
         cmd += ["--summary-json", str(self.summary_of(index))]
         out = self.out_of(index)
@@ -310,6 +315,7 @@ def plan_of(
         url=settings.frontier.url,
         lease_seconds=settings.frontier.lease_seconds,
         stall_seconds=settings.frontier.stall_seconds,
+        memory_budget=settings.crawl.memory_budget,
         join=join,
         secret=secret,
     )

@@ -32,6 +32,7 @@ from indexer.crawl.frontier import Claimed, Frontier
 from indexer.crawl.hops import RedirectHops, queued_outcome
 from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
+from indexer.crawl.membudget import MemoryBudget, Reservation
 from indexer.crawl.politeness import HostSlot, Politeness
 from indexer.crawl.retry import RetryPolicy, decide
 from indexer.crawl.robots import RobotsCache
@@ -100,6 +101,8 @@ class Visitor:
             shared frontier gone): the crawl stops, the URL in hand waits for ``--resume``.
         follow_links: queue the outlinks of fetched pages (False: the re-send path).
         learning: template learning and explanations (:mod:`.learning`), or None.
+        budget: the process's memory budget (``crawl.memory_budget``): each visit counts
+            its body on a reservation of it, given back when the visit ends.
     """
 
     settings: Settings
@@ -120,6 +123,7 @@ class Visitor:
     follow_links: bool = True
     learning: SiteLearning | None = None
     in_flight: VisitsInFlight = field(default_factory=VisitsInFlight)
+    budget: MemoryBudget = field(default_factory=lambda: MemoryBudget(512 << 20))
 
     @property
     def frontier(self) -> Frontier:
@@ -133,11 +137,12 @@ class Visitor:
         parse holds no other URL of the host (its slot is left once the response is in).
         """
         slot, mine = HostSlot(self.politeness, claimed.host), None
+        held = self.budget.reservation()
         try:
             if await self._redirects.taken_by_other(claimed.url):
                 return
             mine = self.in_flight.enter(claimed.url)
-            await self._visit(claimed, slot, mine)
+            await self._visit(claimed, slot, mine, held)
         except asyncio.CancelledError:
             with contextlib.suppress(StateError, StorageError):  # stopping: --resume queues it
                 self.frontier.release(claimed.url)
@@ -152,6 +157,7 @@ class Visitor:
             self.ledger.finish(claimed.url, Outcome.INTERNAL_ERROR, reason)
         finally:
             slot.leave()
+            held.release()  # the body is no longer needed
             if mine is not None:
                 self.in_flight.leave(mine)
 
@@ -184,7 +190,9 @@ class Visitor:
         args = (settings, ledger, self.politeness, self.scope, robots, sitemaps, self.enqueue)
         return HostEntry(*args)
 
-    async def _visit(self, claimed: Claimed, slot: HostSlot, mine: InFlight) -> None:
+    async def _visit(
+        self, claimed: Claimed, slot: HostSlot, mine: InFlight, held: Reservation
+    ) -> None:
         url = claimed.url
         if self.host_failures.failing(claimed.host):
             self.ledger.finish(url, Outcome.HOST_FAILING, self.host_failures.reason(claimed.host))
@@ -197,6 +205,7 @@ class Visitor:
                 self._validators(claimed),
                 check_hop=lambda target: self._redirects.check(url, target, mine),
                 before_request=lambda u: self.politeness.turn(host_of(u)),
+                reservation=held,
             )
         except RedirectQueued as exc:
             self._redirects.record_hops(claimed, mine, exc.target)
