@@ -5,7 +5,9 @@ the JVM (:class:`~indexer.extract.formats.tika_service.TikaProcess`) is started 
 time a document needs it, reused, and replaced when it died or took longer than
 ``extract.document_timeout`` on a document (that document ends ``parse-timeout``). A
 document whose connection dropped with the JVM (its death, or another's timeout) is asked
-once more of the successor; one in flight at a second death ends ``parse-error``. The JVM
+once more of the successor, alone (:mod:`.tikaload`: documents in the service at once add
+up to a share of its heap, one large at a time, so that several large files do not run it
+out of memory together); one in flight at a second death ends ``parse-error``. The JVM
 is stopped by its pid at :meth:`close` (the documents in flight then end ``parse-error``,
 neither logged as a death nor asked again). With ``extract.tika_url`` the named service
 is used and never started or stopped; it is checked once at start (dead: these formats end
@@ -34,6 +36,7 @@ from indexer.extract.formats.tika import tika_document
 from indexer.extract.formats.tika_service import TikaProcess, find_java, ready_classpath
 from indexer.pipeline.docworkers import Answer, DocumentWorkers, Job, Parser
 from indexer.pipeline.tikacheck import Stopped, UrlCheck
+from indexer.pipeline.tikaload import HEAP_SHARE, TikaLoad, heap_bytes
 from indexer.settings import ExtractSettings
 
 log = logging.getLogger(__name__)
@@ -59,6 +62,8 @@ class TikaDocuments:
         self._process: TikaProcess | None = None
         self._missing: str | None = None
         self._stopping = threading.Event()  # set by close(): waits on the service end
+        capacity = int(HEAP_SHARE * heap_bytes(extract.tika_heap))
+        self._load = TikaLoad(capacity, self._stopping)  # documents in the service at once
         # one check at start, not a refused connection per document; never on the loop
         self._check = (
             UrlCheck(extract.tika_url, extract.document_timeout) if extract.tika_url else None
@@ -85,26 +90,37 @@ class TikaDocuments:
 
     def _run(self, job: Job) -> Answer:
         for attempt in (1, 2):
-            try:
-                url, generation, process = self._service()
-            except TikaServiceError as exc:
-                return DocumentError("unsupported-format", f"{job.fmt} needs Tika: {exc}")
-            try:
-                timeout = self._settings.document_timeout
-                parsed = tika_document(url, job.fmt, job.body, timeout)
-                self._url_down = False
-                return ParsedDocument(NOT_TEXT, parsed)
-            except DocumentError as exc:
-                return exc
-            except TikaServiceError as exc:
-                if process is None and exc.kind == "gone":
-                    return self._url_gone(job, url, exc)
-                if self._closed:  # our own stop dropped it: no death, nothing asked again
-                    return DocumentError("parse-error", "the Tika service was stopped")
-                if attempt == 1 and self._ask_again(exc, generation, process):
-                    continue
-                return self._failed(job, exc, generation, process)
+            try:  # asked again after a death: alone, so that its own answer tells
+                with self._load.admit(len(job.body), alone=attempt == 2):
+                    answer = self._once(job, attempt)
+            except Stopped:
+                why = "the Tika service was stopped"
+                return DocumentError("unsupported-format", f"{job.fmt} needs Tika: {why}")
+            if answer is not None:
+                return answer
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _once(self, job: Job, attempt: int) -> Answer | None:
+        """One request of ``job`` to the service; None: ask it again (attempt 1 only)."""
+        try:
+            url, generation, process = self._service()
+        except TikaServiceError as exc:
+            return DocumentError("unsupported-format", f"{job.fmt} needs Tika: {exc}")
+        try:
+            timeout = self._settings.document_timeout
+            parsed = tika_document(url, job.fmt, job.body, timeout)
+            self._url_down = False
+            return ParsedDocument(NOT_TEXT, parsed)
+        except DocumentError as exc:
+            return exc
+        except TikaServiceError as exc:
+            if process is None and exc.kind == "gone":
+                return self._url_gone(job, url, exc)
+            if self._closed:  # our own stop dropped it: no death, nothing asked again
+                return DocumentError("parse-error", "the Tika service was stopped")
+            if attempt == 1 and self._ask_again(exc, generation, process):
+                return None
+            return self._failed(job, exc, generation, process)
 
     def _url_gone(self, job: Job, url: str, exc: TikaServiceError) -> DocumentError:
         """A document that ``extract.tika_url``'s service did not answer: not the document's
