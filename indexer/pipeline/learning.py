@@ -161,7 +161,8 @@ class SiteLearning:
             return
         before = self.learner.pages(host)
         self.learner.observe(host, page.keys)
-        if before < self.settle or link_dense(page):
+        is_page = page.extracted is not None and page.extracted.format == "html"
+        if is_page and (before < self.settle or link_dense(page)):  # documents: not re-read
             self.raw.put(host, StoredPage(url, fetched, digest, reason))
 
     async def finish(self, stopping: bool) -> None:

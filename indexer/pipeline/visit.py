@@ -355,8 +355,10 @@ class Visitor:
             # reached by a redirect: sent now, so that its queued copy is settled
             if final != url or not self.sitewide.holds(claimed.host):
                 self._index(claimed, fetched, facts, verdict)
-            else:
-                send = functools.partial(self._index, claimed, fetched, facts, verdict)
+            else:  # a held document keeps no body: only a page's is read again (learning)
+                page = doc is not None and doc.format == "html"
+                kept = fetched if page else dataclasses.replace(fetched, body=b"")
+                send = functools.partial(self._index, claimed, kept, facts, verdict)
                 self.sitewide.admit(url, claimed.host, facts.digest, send)
             return
         if verdict.outcome is Outcome.UNCHANGED and doc is not None:
