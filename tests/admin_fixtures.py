@@ -12,6 +12,7 @@ from aiohttp.test_utils import TestClient
 from indexer.crawl.frontier import Frontier
 from indexer.settings import SolrSettings, load_settings
 from indexer.web.app import WebConfig, make_app
+from indexer.web.settings import ServeSettings
 
 PASSWORD = "admin-test-password-1234"
 HOSTILE = '<script>alert("x")</script>'
@@ -45,10 +46,15 @@ def write_frontier(
 
 
 def make_client_app(
-    data_dir: Path | None, solr_url: str, password: str = PASSWORD, frontier: str = ""
+    data_dir: Path | None,
+    solr_url: str,
+    password: str = PASSWORD,
+    frontier: str = "",
+    serve: ServeSettings | None = None,
 ) -> object:
     """The ``indexer serve`` application over ``data_dir`` (or the shared ``frontier``,
-    ``frontier.url``) with the given password."""
+    ``frontier.url``) with the given password (and ``serve.*`` settings: login limits,
+    trusted proxies)."""
     loaded = load_settings(None, {"solr.url": solr_url, "crawl.data_dir": data_dir})
     config = WebConfig(
         SolrSettings(url=solr_url, timeout=5),
@@ -56,6 +62,7 @@ def make_client_app(
         data_dir=data_dir,
         frontier=frontier or None,
         loaded=loaded,
+        serve=serve or ServeSettings(),
     )
     return make_app(config)
 

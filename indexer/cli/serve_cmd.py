@@ -1,10 +1,11 @@
 """``indexer serve``: the search web interface (aiohttp.web), on 127.0.0.1 by default.
 
-Any other bind address needs ``serve.admin_password``, else the command refuses with one
-line naming it (exit 2). On loopback without it, a random admin password is generated at
-each start and printed once beside the URL. With ``frontier.url`` (the admin views read the
-shared frontier) the database is opened once first: unreachable, foreign or newer, it is one
-line naming ``frontier.url`` (exit 2). Ctrl-C or SIGTERM stops the server.
+Any other bind address needs ``serve.admin_password`` of at least 12 characters, else the
+command refuses with one line naming it (exit 2), before anything listens. On loopback
+without it, a random admin password is generated at each start and printed once beside the
+URL. With ``frontier.url`` (the admin views read the shared frontier) the database is opened
+once first: unreachable, foreign or newer, it is one line naming ``frontier.url`` (exit 2).
+Ctrl-C or SIGTERM stops the server.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         open_view(
             settings.crawl.data_dir, settings.frontier.url, settings.frontier.stall_seconds
         ).close()
-    password, generated = admin_password(settings.serve)
+    password, generated = admin_password(settings.serve)  # checked before anything listens
     config = WebConfig(
         settings.solr,
         admin_password=password,
@@ -60,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         query=query_options(settings.search),
         loaded=loaded,
         config_file=args.config,
+        serve=settings.serve,
     )
     banner = f"admin password (generated for this run): {password}" if generated else None
     with contextlib.suppress(KeyboardInterrupt):

@@ -31,6 +31,7 @@ from indexer.web.i18n import LABELS, choose_language
 from indexer.web.query import SearchRequest, parse_request, solr_params
 from indexer.web.results import SearchResult, parse_answer
 from indexer.web.security import add_headers
+from indexer.web.settings import ServeSettings
 from indexer.web.views import result_context, sort_links, value_name
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,8 @@ HERE = Path(__file__).resolve().parent
 class WebConfig:
     """What the handlers need: Solr settings; the admin password and the crawl data dir
     for the admin views (:mod:`indexer.web.admin`), with the effective settings and the
-    ``--config`` file they came from (the settings page, reindex jobs)."""
+    ``--config`` file they came from (the settings page, reindex jobs), and the ``serve.*``
+    settings (the login's limits, trusted proxies)."""
 
     solr: SolrSettings
     admin_password: str = field(repr=False, default="")
@@ -51,6 +53,7 @@ class WebConfig:
     query: QueryOptions = field(default_factory=QueryOptions)  # the ``search.*`` settings
     loaded: LoadedSettings | None = None
     config_file: Path | None = None
+    serve: ServeSettings = field(default_factory=ServeSettings)
 
 
 # A query at the bound, percent-encoded (up to 9 bytes a character), several times over: an
@@ -84,6 +87,7 @@ def make_app(config: WebConfig) -> web.Application:
         config.loaded,
         config.config_file,
         config.frontier or "",
+        config.serve,
     )
     setup_admin(app, admin)
     return app

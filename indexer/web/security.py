@@ -15,7 +15,7 @@ import secrets
 from aiohttp import web
 
 from indexer.errors import ConfigError
-from indexer.web.settings import ServeSettings
+from indexer.web.settings import MIN_PASSWORD_CHARS, ServeSettings
 
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -46,19 +46,40 @@ def admin_password(cfg: ServeSettings) -> tuple[str, bool]:
 
     Returns:
         ``(password, generated)``: ``serve.admin_password`` when set; on a loopback bind
-        without it, 24 random URL-safe characters (``secrets``), new at each start.
+        without it, 24 random URL-safe characters (``secrets``, 144 bits), new at each start.
 
     Raises:
-        ConfigError: a non-loopback bind address without ``serve.admin_password``.
+        ConfigError: a non-loopback bind address without ``serve.admin_password``, or with
+            one shorter than :data:`MIN_PASSWORD_CHARS` (the OWASP Authentication Cheat
+            Sheet's "minimum length" rule; a reachable login needs a password that a
+            limited guesser cannot reach).
     """
-    if cfg.admin_password is not None and cfg.admin_password.get_secret_value():
-        return cfg.admin_password.get_secret_value(), False
+    password = cfg.admin_password.get_secret_value() if cfg.admin_password else ""
     if not is_loopback(cfg.host):
+        check_length(password, cfg.host)
+    if password:
+        return password, False
+    return secrets.token_urlsafe(18), True
+
+
+def check_length(password: str, host: str) -> None:
+    """Refuse an admin password unfit to listen on ``host`` (not loopback).
+
+    Raises:
+        ConfigError: ``password`` is empty or shorter than :data:`MIN_PASSWORD_CHARS`
+            characters (names ``serve.admin_password``, never the password).
+    """
+    if not password:
         raise ConfigError(
             "serve.admin_password",
-            f"required to listen on {cfg.host} (not loopback); set {PASSWORD_HINT}",
+            f"required to listen on {host} (not loopback); set {PASSWORD_HINT}",
         )
-    return secrets.token_urlsafe(18), True
+    if len(password) < MIN_PASSWORD_CHARS:
+        raise ConfigError(
+            "serve.admin_password",
+            f"at least {MIN_PASSWORD_CHARS} characters to listen on {host} (not loopback), "
+            f"this one has {len(password)}; set a longer one in {PASSWORD_HINT}",
+        )
 
 
 async def add_headers(request: web.Request, response: web.StreamResponse) -> None:

@@ -1,9 +1,11 @@
 """The admin login: a password form, server-side sessions, and a CSRF token on every POST.
 
-- ``GET /admin/login`` shows the form; ``POST /admin/login`` checks the password
-  (``serve.admin_password``, or the one ``indexer serve`` printed) in constant time
-  (:func:`hmac.compare_digest`) and sets the session cookie: random (``secrets``, 256 bits),
-  ``HttpOnly``, ``SameSite=Strict``, ``Path=/admin``, expiring after
+- ``GET /admin/login`` shows the form; ``POST /admin/login`` (:mod:`.login`, limited by
+  :mod:`.throttle`) checks the password (``serve.admin_password``, or the one ``indexer
+  serve`` printed) in constant time (:func:`hmac.compare_digest` of SHA-256 digests, so not
+  even the length shows) and sets the session cookie: random (``secrets``, 256 bits),
+  ``HttpOnly``, ``SameSite=Strict``, ``Path=/admin``, ``Secure`` when the client came over
+  HTTPS (RFC 6265 §4.1.2.5; :func:`indexer.web.forwarded.is_https`), expiring after
   :data:`SESSION_SECONDS` (``Max-Age``, and the server forgets it too).
 - Every other ``/admin`` route without a live session answers 303 to the login page
   (:func:`admin_guard`).
@@ -14,6 +16,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 import time
@@ -23,12 +26,12 @@ from urllib.parse import quote
 
 from aiohttp import web
 
+from indexer.web.forwarded import Proxies, is_https
+
 SESSION_COOKIE = "indexer_admin"
 LOGIN_COOKIE = "indexer_login"
 #: Seconds a session lives after login.
 SESSION_SECONDS = 8 * 3600
-#: Seconds a failed login waits before answering (slows guessing down).
-FAILED_LOGIN_DELAY = 0.5
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -74,6 +77,7 @@ class Sessions:
 
 SESSIONS = web.AppKey("admin_sessions", Sessions)
 PASSWORD = web.AppKey("admin_password", str)
+PROXIES = web.AppKey("admin_proxies", Proxies)
 
 
 def current(request: web.Request) -> Session | None:
@@ -130,23 +134,35 @@ def login_token(request: web.Request) -> tuple[str, bool]:
     return secrets.token_urlsafe(32), True
 
 
-def set_cookie(response: web.StreamResponse, name: str, value: str, max_age: int) -> None:
-    """Set an admin cookie: HttpOnly, SameSite=Strict, Path=/admin."""
+def set_cookie(
+    request: web.Request, response: web.StreamResponse, name: str, value: str, max_age: int
+) -> None:
+    """Set an admin cookie: HttpOnly, SameSite=Strict, Path=/admin, and Secure when the
+    client came over HTTPS (RFC 6265 §4.1.2.5-6; SameSite: RFC 6265bis)."""
     response.set_cookie(
-        name, value, max_age=max_age, path="/admin", httponly=True, samesite="Strict"
+        name,
+        value,
+        max_age=max_age,
+        path="/admin",
+        httponly=True,
+        samesite="Strict",
+        secure=is_https(request, request.app[PROXIES]) or None,
     )
 
 
-async def check_login(request: web.Request) -> tuple[bool | None, str]:
-    """Check a login POST: ``(password right, next path)``; ``None`` instead of a bool
-    when the form's CSRF token is not the ``indexer_login`` cookie's (refuse it)."""
-    form = await request.post()
-    target = safe_next(str(form.get("next", "")))
+def login_csrf_ok(request: web.Request, form_token: str) -> bool:
+    """True when a login POST's ``csrf`` field is its ``indexer_login`` cookie (double
+    submit, before any session exists)."""
     cookie = request.cookies.get(LOGIN_COOKIE, "")
-    if len(cookie) < 32 or not _same(str(form.get("csrf", "")), cookie):
-        return None, target
+    return len(cookie) >= 32 and _same(form_token, cookie)
+
+
+def password_right(request: web.Request, given: str) -> bool:
+    """True when ``given`` is the admin password ('' refuses everything), compared in
+    constant time on SHA-256 digests (OWASP Authentication Cheat Sheet)."""
     expected = request.app[PASSWORD]
-    return bool(expected) and _same(str(form.get("password", "")), expected), target
+    digest, wanted = (hashlib.sha256(v.encode()).digest() for v in (given, expected))
+    return bool(expected) and hmac.compare_digest(digest, wanted)
 
 
 def refused() -> web.Response:
@@ -159,7 +175,7 @@ def start_session(request: web.Request, target: str) -> web.StreamResponse:
     """The answer to a right password: a new session cookie and 303 to ``target``."""
     token, _ = request.app[SESSIONS].create()
     response = see_other(target)
-    set_cookie(response, SESSION_COOKIE, token, SESSION_SECONDS)
+    set_cookie(request, response, SESSION_COOKIE, token, SESSION_SECONDS)
     response.del_cookie(LOGIN_COOKIE, path="/admin")
     return response
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ from aiohttp import web
 
 from indexer.settings import LoadedSettings, SolrSettings
 from indexer.web.admin.render import render
+from indexer.web.settings import ServeSettings
 
 
 @dataclass
@@ -26,6 +27,7 @@ class AdminContext:
         config_file: the ``--config`` file the server was started with.
         frontier_url: the shared PostgreSQL frontier (``frontier.url``), read instead of
             ``data_dir``'s frontier; '' for SQLite.
+        serve: the ``serve.*`` settings (login limits, trusted proxies, Secure cookies).
     """
 
     solr: SolrSettings
@@ -34,6 +36,7 @@ class AdminContext:
     loaded: LoadedSettings | None = None
     config_file: Path | None = None
     frontier_url: str = ""
+    serve: ServeSettings = field(default_factory=ServeSettings)
 
 
 ADMIN = web.AppKey("admin", AdminContext)

@@ -1,11 +1,11 @@
-"""The admin pages: login, dashboard, outcome table (and its CSV), document, settings.
+"""The admin pages: dashboard, outcome table (and its CSV), document, settings.
 
 Routes (each but the login needs a session, :mod:`.auth`): ``/admin/login`` (GET form,
-POST password), ``POST /admin/logout``, ``/admin`` (runs, live progress, Solr, the last
-reindex), ``/admin/urls`` (``outcome``, ``host``, ``q``, ``page``; :data:`PAGE_SIZE` rows),
-``/admin/urls.csv`` (the whole filtered list), ``/admin/doc?id=`` (stored fields,
-encoding provenance, outcome history, explanation), ``/admin/settings``; the reindex
-routes are in :mod:`.reindex_page`.
+POST password; :mod:`.login`), ``POST /admin/logout``, ``/admin`` (runs, live progress,
+Solr, the last reindex), ``/admin/urls`` (``outcome``, ``host``, ``q``, ``page``;
+:data:`PAGE_SIZE` rows), ``/admin/urls.csv`` (the whole filtered list), ``/admin/doc?id=``
+(stored fields, encoding provenance, outcome history, explanation), ``/admin/settings``;
+the reindex routes are in :mod:`.reindex_page`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from indexer.web.admin import auth, reindex_page
 from indexer.web.admin.context import ADMIN, ENV, AdminContext, page
 from indexer.web.admin.job_store import JobStore
 from indexer.web.admin.jobs import Jobs, reindex_command
+from indexer.web.admin.login import setup_login
 from indexer.web.admin.render import environment, printable
 from indexer.web.admin.solr_state import solr_state, stored_document
 from indexer.web.admin.state import doc_state, location, overview, url_batch, url_page
@@ -53,14 +54,13 @@ def setup_admin(app: web.Application, ctx: AdminContext) -> None:
     app[auth.SESSIONS] = auth.Sessions()
     app[auth.PASSWORD] = ctx.password
     app.middlewares.append(auth.admin_guard)
+    setup_login(app, ctx.serve)
     if ctx.loaded is not None and ctx.data_dir is not None:
         store = JobStore(ctx.data_dir)
         argv, env = reindex_command(ctx.loaded, ctx.config_file)
         app[reindex_page.JOBS] = Jobs(argv, env, store.load(), store.save)
         app.on_cleanup.append(reindex_page.stop_jobs)
     r = app.router
-    r.add_get("/admin/login", login_form)
-    r.add_post("/admin/login", login)
     r.add_post("/admin/logout", logout)
     r.add_get("/admin", dashboard)
     r.add_get("/admin/urls", urls)
@@ -68,32 +68,6 @@ def setup_admin(app: web.Application, ctx: AdminContext) -> None:
     r.add_get("/admin/doc", doc)
     r.add_get("/admin/settings", settings_page)
     reindex_page.add_routes(r)
-
-
-async def login_form(
-    request: web.Request, failed: bool = False, target: str | None = None
-) -> web.Response:
-    """``GET /admin/login``: the password form, with a fresh pre-login CSRF token
-    (``target``: where a right password leads, default the ``next`` parameter)."""
-    token, new = auth.login_token(request)
-    target = target or auth.safe_next(request.query.get("next"))
-    response = page(
-        request, "login.html", 401 if failed else 200, login_csrf=token, next=target, failed=failed
-    )
-    if new:
-        auth.set_cookie(response, auth.LOGIN_COOKIE, token, 3600)
-    return response
-
-
-async def login(request: web.Request) -> web.StreamResponse:
-    """``POST /admin/login``: a session on the right password, else the form again (401)."""
-    right, target = await auth.check_login(request)
-    if right is None:
-        return auth.refused()
-    if right:
-        return auth.start_session(request, target)
-    await asyncio.sleep(auth.FAILED_LOGIN_DELAY)
-    return await login_form(request, failed=True, target=target)
 
 
 async def logout(request: web.Request) -> web.StreamResponse:
