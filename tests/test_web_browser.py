@@ -69,6 +69,7 @@ def browser(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Browser]
             args=CHROMIUM_ARGS,
             viewport={"width": 1280, "height": 900},
             locale=locale,  # sets Accept-Language
+            ignore_https_errors=True,  # the HTTPS tests' self-signed 127.0.0.1 certificate
         )
         recorder = Browser(context)
         try:

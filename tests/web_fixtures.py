@@ -121,7 +121,7 @@ class Server:
     output: list[str]
 
 
-_BANNER = re.compile(r"(http://127\.0\.0\.1:\d+/)")
+_BANNER = re.compile(r"(https?://127\.0\.0\.1:\d+/)")  # https with --tls-cert
 _PASSWORD = re.compile(r"admin password \(generated[^)]*\): (\S+)")
 
 

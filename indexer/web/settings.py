@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ipaddress
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
@@ -30,6 +31,12 @@ class ServeSettings(BaseModel):
         description="Password of the admin views; required to bind a non-loopback address, "
         f"then at least {MIN_PASSWORD_CHARS} characters (on 127.0.0.1 a random one is printed "
         "at each start when unset). Never logged.",
+    )
+    tls_cert: Path | None = Field(
+        None, description="PEM certificate (chain) file: serve HTTPS (--tls-cert, with tls_key)."
+    )
+    tls_key: Path | None = Field(
+        None, description="PEM private key file of serve.tls_cert (--tls-key)."
     )
     secure_cookie: bool = Field(
         False, description="Mark the admin cookies Secure even on plain HTTP (TLS ends before)."
