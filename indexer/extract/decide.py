@@ -21,6 +21,7 @@ from indexer.extract.article import article_blocks
 from indexer.extract.blocks import block_values, mark_furniture
 from indexer.extract.candidate import Candidate
 from indexer.extract.explain import Decision, Trace, dom_path
+from indexer.extract.extras import drop_extras
 from indexer.extract.parse import prune
 from indexer.extract.profile import DEFAULT_PROFILE, Profile
 from indexer.extract.region import own_text, table_rows, term_labels
@@ -252,6 +253,8 @@ def run_chain(
     links = link_keys(seg) if keyed else []
     choice = _with_template(seg, root, title, keys, exact, slots, (titles, links), template)
     _apply_profile(seg, choice, title, profile)
+    choice.kept, extras = drop_extras(seg, choice.kept)
+    choice.trace.dropped.update(extras)
     headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
     text = "\n".join(seg.blocks[i].text for i in choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
