@@ -162,3 +162,26 @@ def test_each_of_n_processes_gets_a_share_of_the_budget() -> None:
     plan = Plan(("crawl", seed), 4, Path("d"), None, url, 30.0, memory_budget=1 << 30)
     cmd = plan.command(0, join=False, handoff=5)
     assert cmd[cmd.index("--memory-budget") + 1] == str((1 << 30) // 4)
+
+
+async def test_a_body_longer_or_shorter_than_declared_arrives_as_sent() -> None:
+    budget = MemoryBudget(64 * MIB)
+    for declared, sent in ((MIB, 3 * MIB), (3 * MIB, MIB)):
+        held = budget.reservation()
+        spool = BodySpool(held, declared)
+        data = os.urandom(sent)
+        for start in range(0, sent, 64 * 1024):
+            spool.write(data[start : start + 64 * 1024])
+        assert await spool.value() == data
+        held.release()
+    small = MemoryBudget(16 * MIB)
+    blocker = small.reservation()
+    assert blocker.try_grow(15 * MIB)
+    late = small.reservation()
+    spool = BodySpool(late, MIB)  # no room for its declared size: a file from the start
+    data = os.urandom(2 * MIB)
+    spool.write(data[:MIB])
+    spool.write(data[MIB:])
+    assert spool.spilled
+    blocker.release()
+    assert await spool.value() == data

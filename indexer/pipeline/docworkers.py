@@ -13,6 +13,7 @@ lazily (a crawl of HTML pages never starts one) and die with the crawler (PDEATH
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -58,6 +59,7 @@ def _serve(conn: Connection, parent: int, memory: int, limits: Limits, parser: P
     while True:
         try:
             job: Job = conn.recv()
+            job = dataclasses.replace(job, body=conn.recv_bytes())  # see _Worker.ask
         except (EOFError, OSError):
             return
         answer: Answer
@@ -97,7 +99,9 @@ class _Worker:
         :attr:`failure`)."""
         self.failure = ""
         try:
-            self.conn.send(job)
+            # the body as raw bytes after the rest: pickled, it would be copied whole first
+            self.conn.send(dataclasses.replace(job, body=b""))
+            self.conn.send_bytes(job.body)
             if not self.conn.poll(timeout):
                 self.failure = f"parse-timeout: over extract.document_timeout={timeout:g} s"
                 return None
