@@ -16,7 +16,7 @@ from aiohttp import web
 from indexer.crawl.bodyspool import BodySpool
 from indexer.crawl.fetch import Fetcher, Validators, build_session
 from indexer.crawl.membudget import BODY_COST, MemoryBudget
-from indexer.pipeline.processes import Plan
+from indexer.pipeline.processplan import Plan
 from indexer.settings import FetchSettings
 
 MIB = 1 << 20

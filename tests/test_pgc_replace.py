@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.crawl.frontier.postgres.store import PgFrontier
-from indexer.pipeline.processes import Child, Launch, Plan
+from indexer.pipeline.processes import Child, Launch
+from indexer.pipeline.processplan import Plan
 
 #: A child: reads its hand-off (fd argv[1]), then sleeps argv[2] seconds.
 CHILD = "import os, sys, time; os.read(int(sys.argv[1]), 65536); time.sleep(float(sys.argv[2]))"

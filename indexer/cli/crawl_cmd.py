@@ -31,7 +31,8 @@ from indexer.pipeline.childside import HANDOFF_FLAG, ChildProgress, take_handoff
 from indexer.pipeline.crawler import Crawler, CrawlOptions
 from indexer.pipeline.join import join_or_lead, require_shared
 from indexer.pipeline.phases import abort
-from indexer.pipeline.processes import plan_of, prepare_outputs, require_frontier, run_processes
+from indexer.pipeline.processes import run_processes
+from indexer.pipeline.processplan import plan_of, prepare_outputs, require_frontier
 from indexer.pipeline.reconcile import MISSED
 from indexer.pipeline.summaries import format_launch
 from indexer.report import RunStats, format_summary

@@ -4,9 +4,9 @@ aiohttp errors are translated here into :class:`indexer.errors.FetchError` subcl
 never leave this module. Redirects are followed by us (``fetch.max_redirects`` hops), each
 hop re-checked by the caller's ``check_hop`` (scope and robots.txt). The body cap applies
 to the decompressed body while it streams: we decompress ourselves (RFC 9110 §8.4.1 gzip and
-deflate, the only codings we ask for) with zlib's ``max_length``, so a gzip bomb costs at
-most the cap plus one network chunk. Credentials (``fetch.auth``) are sent only to their own
-host and never appear in a reason or a log line.
+deflate, the only codings we ask for; :mod:`indexer.crawl.contentcoding`), so a gzip bomb
+costs at most the cap plus one network chunk. Credentials (``fetch.auth``) are sent only to
+their own host and never appear in a reason or a log line.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import ssl
-import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ import aiohttp
 from yarl import URL
 
 from indexer.crawl.bodyspool import BodySpool
+from indexer.crawl.contentcoding import ContentDecoder
 from indexer.crawl.membudget import Reservation
 from indexer.crawl.retry import RETRYABLE_STATUS, parse_retry_after
 from indexer.crawl.urls import host_of, normalize_url
@@ -189,12 +189,10 @@ class Fetcher:
 
         Args:
             url: normalized absolute URL.
-            validators: stored ETag / Last-Modified (sent as If-None-Match /
-                If-Modified-Since).
+            validators: stored ETag / Last-Modified (If-None-Match / If-Modified-Since).
             check_hop: awaited for each redirect target; raises FetchError to stop.
             before_request: awaited before every request (politeness turn), given the URL.
-            reservation: the visit's share of the process's memory budget; the body is
-                counted on it, or streamed to a temporary file until it fits
+            reservation: the visit's share of the memory budget, the body counted on it
                 (:mod:`indexer.crawl.bodyspool`). None: no budget.
 
         Returns:
@@ -211,12 +209,11 @@ class Fetcher:
             result = await self._one(url, current, validators, reservation)
             if isinstance(result, FetchResult):
                 return result
-            target = result
-            if target in seen:
-                raise PermanentFetchError(url, Outcome.REDIRECT_ERROR, f"redirect loop at {target}")
-            seen.add(target)
-            await check_hop(target)
-            current = target
+            if result in seen:
+                raise PermanentFetchError(url, Outcome.REDIRECT_ERROR, f"redirect loop at {result}")
+            seen.add(result)
+            await check_hop(result)
+            current = result
         raise PermanentFetchError(
             url, Outcome.REDIRECT_ERROR, f"more than {self._cfg.max_redirects} redirects"
         )
@@ -325,7 +322,7 @@ class Fetcher:
             raise PermanentFetchError(
                 url, Outcome.TOO_LARGE, f"Content-Length {declared} > {max_bytes}"
             )
-        decoder = _Decoder(url, coding)
+        decoder = ContentDecoder(url, coding)
         spool = BodySpool(reservation, declared if coding == "identity" else None)
         try:
             async for raw in resp.content.iter_chunked(_CHUNK):
@@ -344,56 +341,6 @@ class Fetcher:
             spool.close()
             raise
         return spool
-
-
-class _Decoder:
-    """Streaming Content-Encoding decoder (RFC 9110 §8.4.1) that never inflates past a limit.
-
-    ``deflate`` is the zlib format (RFC 1950) but some servers send raw deflate (RFC 1951):
-    both are accepted, as browsers do.
-
-    Raises:
-        PermanentFetchError: ``wrong-type`` for a coding we did not ask for,
-            ``bad-response`` for corrupt compressed data.
-    """
-
-    def __init__(self, url: str, coding: str) -> None:
-        self._url = url
-        self._coding = coding
-        self._zlib: zlib._Decompress | None = None
-        if coding in ("gzip", "x-gzip"):
-            self._zlib = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif coding == "deflate":
-            self._zlib = None  # chosen on the first bytes
-        elif coding != "identity":
-            raise PermanentFetchError(url, Outcome.WRONG_TYPE, f"content coding {coding[:40]}")
-
-    def feed(self, data: bytes, room: int) -> bytes:
-        """Decoded bytes of ``data``; at most ``room + 1`` of them (enough to see the cap)."""
-        if self._coding == "identity":
-            return data
-        if self._zlib is None:
-            zlib_header = (
-                len(data) >= 2 and (data[0] & 0x0F) == 8 and ((data[0] << 8) | data[1]) % 31 == 0
-            )
-            self._zlib = zlib.decompressobj(zlib.MAX_WBITS if zlib_header else -zlib.MAX_WBITS)
-        try:
-            return self._zlib.decompress(data, max(room, 0) + 1)
-        except zlib.error as exc:
-            raise PermanentFetchError(
-                self._url, Outcome.BAD_RESPONSE, f"corrupt {self._coding} body: {exc}"[:200]
-            ) from None
-
-    def finish(self) -> None:
-        """Check that a compressed body was complete.
-
-        Raises:
-            PermanentFetchError: ``bad-response`` for a truncated compressed stream.
-        """
-        if self._zlib is not None and not self._zlib.eof:
-            raise PermanentFetchError(
-                self._url, Outcome.BAD_RESPONSE, f"truncated {self._coding} body"
-            )
 
 
 class _ErrorTranslation:

@@ -13,6 +13,7 @@ unique to the page is content even as a list, a table or a short notice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -255,11 +256,16 @@ def run_chain(
     _apply_profile(seg, choice, title, profile)
     choice.kept, extras = drop_extras(seg, choice.kept)
     choice.trace.dropped.update(extras)
-    headings = [seg.blocks[i].text for i in choice.kept if seg.blocks[i].heading]
-    text = "\n".join(seg.blocks[i].text for i in choice.kept)
+    text, headings = _text_of(seg, choice.kept)
     decisions = _decisions(seg, choice, paths) if explain else []
     learnt = keys + [key for key in exact + slots + titles + links if key] if learn else []
     return ChainResult(text, headings, choice.extractor, learnt, decisions)
+
+
+def _text_of(seg: Segmentation, kept: Sequence[int]) -> tuple[str, list[str]]:
+    """The kept blocks' text (one line each) and their headings."""
+    headings = [seg.blocks[i].text for i in kept if seg.blocks[i].heading]
+    return "\n".join(seg.blocks[i].text for i in kept), headings
 
 
 def _apply_profile(seg: Segmentation, choice: _Choice, title: str, profile: Profile) -> None:

@@ -15,7 +15,8 @@ from indexer.pipeline.launchstate import open_outboxes
 from indexer.pipeline.summaries import add_up
 
 if TYPE_CHECKING:
-    from indexer.pipeline.processes import Child, Launch, Plan
+    from indexer.pipeline.processes import Child, Launch
+    from indexer.pipeline.processplan import Plan
 
 
 def exit_code(launch: Launch) -> int:

@@ -21,7 +21,6 @@ import contextlib
 import dataclasses
 import functools
 import logging
-import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from indexer.crawl.hostfail import HostFailures
 from indexer.crawl.login import LoginRules
 from indexer.crawl.membudget import MemoryBudget, Reservation
 from indexer.crawl.politeness import HostSlot, Politeness
-from indexer.crawl.retry import RetryPolicy, decide
+from indexer.crawl.retry import RetryPolicy
 from indexer.crawl.robots import RobotsCache
 from indexer.crawl.scope import Scope
 from indexer.crawl.sitemaps import SitemapReader
@@ -55,7 +54,7 @@ from indexer.models import FetchResult
 from indexer.outcomes import Outcome
 from indexer.pipeline.documents import NO_LEARNING, process_response
 from indexer.pipeline.docworkers import DocumentWorkers
-from indexer.pipeline.grace import deletes_at_once, leaves_search_now
+from indexer.pipeline.fetchfailure import FetchFailures
 from indexer.pipeline.hostentry import HostEntry
 from indexer.pipeline.inflight import InFlight, VisitsInFlight
 from indexer.pipeline.learning import SiteLearning
@@ -183,6 +182,12 @@ class Visitor:
         return VisitRedirects(hops, self.in_flight, self.ledger)
 
     @functools.cached_property
+    def _failures(self) -> FetchFailures:
+        """Failed fetches (:mod:`.fetchfailure`)."""
+        parts = (self.settings, self.ledger, self.politeness, self.retry)
+        return FetchFailures(*parts, self.host_failures, self.sink)
+
+    @functools.cached_property
     def _entry(self) -> HostEntry:
         """robots.txt and sitemaps before a request (:mod:`.hostentry`)."""
         settings, ledger, clients = self.settings, self.ledger, self.clients
@@ -212,18 +217,23 @@ class Visitor:
             self._queue_hop(claimed, exc)
             return
         except RetryableFetchError as exc:
-            self._observe(claimed.host, exc.unreachable)
-            self._retry(claimed, exc)
+            self._failures.observe(claimed.host, exc.unreachable)
+            self._failures.retry(claimed, exc)
             return
         except FetchError as exc:  # permanent: the hops before the failing one redirected
-            self._observe(claimed.host, False)
+            self._failures.observe(claimed.host, False)
             self._redirects.record_hops(claimed, mine, mine.urls[-1])
-            self._failed(claimed, exc)
+            self._failures.failed(claimed, exc)
             return
-        self._observe(claimed.host, False)
+        self._failures.observe(claimed.host, False)
         slot.leave()
+        await self._fetched(claimed, mine, dataclasses.replace(fetched, depth=claimed.depth))
+
+    async def _fetched(self, claimed: Claimed, mine: InFlight, fetched: FetchResult) -> None:
+        """The response is in: a 304 keeps its stored links, a login wall ends the URL,
+        anything else is a page to judge."""
+        url = claimed.url
         self._redirects.record_hops(claimed, mine, fetched.final_url)
-        fetched = dataclasses.replace(fetched, depth=claimed.depth)
         if fetched.status == 304:  # its links are those of its last full fetch
             self.enqueue(self.frontier.stored_outlinks(url), claimed.depth + 1)
             self.ledger.finish(url, Outcome.NOT_MODIFIED, "", reached=True)
@@ -260,48 +270,10 @@ class Visitor:
     def _queue_hop(self, claimed: Claimed, hop: RedirectQueued) -> None:
         """A hop left to the frontier (:mod:`indexer.crawl.hops`): the URL ends (not reached:
         nothing sent for it), its target is queued at its depth (a no-op once seen)."""
-        self._observe(claimed.host, False)
+        self._failures.observe(claimed.host, False)
         self.aliases.learn(claimed.url, hop.target)
         self.enqueue([hop.target], claimed.depth)
         self.ledger.finish(claimed.url, *queued_outcome(self.login, hop))
-
-    def _retry(self, claimed: Claimed, exc: RetryableFetchError) -> None:
-        if exc.retry_after is not None:
-            self.politeness.slow_down(
-                claimed.host, min(exc.retry_after, self.settings.fetch.retry_after_cap)
-            )
-        timed_out = exc.outcome == Outcome.TIMEOUT
-        decision = decide(claimed.attempts + 1, exc.retry_after, self.retry, timed_out=timed_out)
-        if self.host_failures.failing(claimed.host):
-            reason = self.host_failures.reason(claimed.host)
-            self.ledger.finish(claimed.url, Outcome.HOST_FAILING, reason)
-            return
-        if decision.delay is None:
-            outcome = decision.outcome or exc.outcome  # no retry allowed: the failure itself
-            self.ledger.finish(claimed.url, outcome, f"{exc.outcome}: {exc.reason}")
-            return
-        self.ledger.stats.retries[exc.outcome] += 1
-        self.frontier.retry_later(claimed.url, time.time() + decision.delay, exc.reason)
-
-    def _observe(self, host: str, unreachable: bool) -> None:
-        """Count one request of ``host`` (the run's ``fetched``, and the host's failure
-        window); end its queued URLs when it has become failing."""
-        self.ledger.stats.fetched += 1
-        if self.host_failures.observe(host, unreachable):
-            reason = self.host_failures.reason(host)
-            self.ledger.finish_queued(Outcome.HOST_FAILING, reason, host)
-            log.warning("%s: giving up on the host: %s", host, reason)
-
-    def _failed(self, claimed: Claimed, exc: FetchError) -> None:
-        rules = self.settings.reindex
-        deleted = deletes_at_once(exc.outcome, rules) and claimed.content_hash is not None
-        left = deleted and leaves_search_now(exc.outcome, rules)
-        if left:
-            self.ledger.finish_left(claimed.url, exc.outcome, exc.reason)
-        else:
-            self.ledger.finish(claimed.url, exc.outcome, exc.reason)
-        if deleted:
-            self.sink.delete(claimed.url, at_once=left)
 
     # -- the page's verdict ------------------------------------------------------------------
 
