@@ -19,6 +19,7 @@ pytest), see :func:`stop_orphans`.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
@@ -137,6 +138,24 @@ class Cluster:
         if pid is None:
             return []
         return [pid, *_children_of(pid)]
+
+
+def stop_processes(pids: list[int]) -> list[int]:
+    """SIGSTOP each of ``pids`` that still exists (a backend may end between the listing
+    and the signal); returns those stopped, for :func:`continue_processes`."""
+    stopped = []
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+    return stopped
+
+
+def continue_processes(pids: list[int]) -> None:
+    """SIGCONT each of ``pids`` that still exists."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)
 
 
 def _children_of(pid: int) -> list[int]:

@@ -21,7 +21,7 @@ import psycopg
 
 from tests.faultserver import LOG_JITTER, FaultServer
 from tests.pg_outage import HOSTS, MORE, cluster, frontier_url, out_urls, site, wait_docs
-from tests.pgcluster import Cluster
+from tests.pgcluster import Cluster, continue_processes, stop_processes
 
 __all__ = ["cluster"]  # the fixture, imported for its name
 LEASE, DELAY, FROZEN = 3.0, 0.2, 6.0
@@ -65,12 +65,10 @@ def test_a_process_past_its_lease_fetches_nothing_of_the_host_until_it_holds_it_
             wait_docs(tmp_path / "b", 3, *procs)
             stalled = _backends_of(cluster, procs[0].pid)
             assert stalled, "no backend of the first process found"
-            for pid in stalled:
-                os.kill(pid, signal.SIGSTOP)
+            stalled = stop_processes(stalled)
             time.sleep(FROZEN)
             thawed = time.monotonic()
-            for pid in stalled:
-                os.kill(pid, signal.SIGCONT)
+            continue_processes(stalled)
             for proc in procs:
                 _, err = proc.communicate(timeout=180)
                 assert proc.returncode == 0, err[-3000:]

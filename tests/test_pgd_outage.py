@@ -33,7 +33,7 @@ from tests.pg_outage import (
     unfinished_urls,
     wait_docs,
 )
-from tests.pgcluster import Cluster
+from tests.pgcluster import Cluster, continue_processes, stop_processes
 from tests.recrawl_site import solr_docs
 
 cluster = outage.cluster  # the fixtures: a cluster of the test's own, crawls killed at its end
@@ -104,16 +104,13 @@ def test_a_server_that_stops_answering_stops_a_joined_crawl_within_the_bound(
         joined = launch(tmp_path / "b", "--frontier", url, "--out", "docs.jsonl", "--join")
         wait_docs(tmp_path / "b", 3, lead, joined)
         stalled = cluster.processes()
-        for pid in stalled:
-            os.kill(pid, signal.SIGSTOP)
+        stalled = stop_processes(stalled)
         started = time.monotonic()
         try:
             ends = [ended(proc, within=40) for proc in (lead, joined)]
             took = time.monotonic() - started
         finally:
-            for pid in stalled:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGCONT)
+            continue_processes(stalled)
         for code, err in ends:
             assert code == 2, err[-3000:]
             assert "frontier.stall_seconds=3" in said_once(err)[0]

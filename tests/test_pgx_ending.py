@@ -7,7 +7,6 @@ and leaves no asyncio noise. Real processes, a cluster of each test's own
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import signal
@@ -20,7 +19,7 @@ from tests import pg_outage as outage
 from tests.faults_helpers import ended
 from tests.faultserver import FaultServer
 from tests.pg_outage import MORE, Launch, both_crawl, frontier_url, said_once, site
-from tests.pgcluster import Cluster
+from tests.pgcluster import Cluster, continue_processes, stop_processes
 
 cluster = outage.cluster  # the fixtures: a cluster of the test's own, crawls killed at its end
 launch = outage.launch
@@ -86,16 +85,13 @@ def test_a_server_that_stops_answering_ends_the_launch_within_the_bound(
     with FaultServer(4) as srv:
         crawl = _two(cluster, launch, tmp_path, srv)
         stalled = cluster.processes()
-        for pid in stalled:
-            os.kill(pid, signal.SIGSTOP)
+        stalled = stop_processes(stalled)
         gone = time.monotonic()
         try:
             code, err = ended(crawl, 60)
             took = time.monotonic() - gone
         finally:
-            for pid in stalled:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGCONT)
+            continue_processes(stalled)
         served = _pages_served(srv)
     assert code == 2, err[-3000:]
     named = said_once(err, processes=2)
@@ -127,8 +123,7 @@ def _stopped_before(
     """Run ``indexer ARGS --frontier URL`` against a server SIGSTOPped before it starts:
     ``(exit code, stderr, seconds)``."""
     stalled = cluster.processes()
-    for pid in stalled:
-        os.kill(pid, signal.SIGSTOP)
+    stalled = stop_processes(stalled)
     env = {**os.environ, "INDEXER_FRONTIER_STALL_SECONDS": "3"}
     cmd = [sys.executable, "-m", "indexer", *args, "--frontier", url]
     started = time.monotonic()
@@ -136,9 +131,7 @@ def _stopped_before(
         proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
         code, err = ended(proc, 60)
     finally:
-        for pid in stalled:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)
+        continue_processes(stalled)
     return code, err, time.monotonic() - started
 
 
