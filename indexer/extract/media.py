@@ -18,6 +18,7 @@ text around pictures are never the article's, on any site:
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from indexer.extract.segment import Block
 from indexer.extract.zones import Zones, folded, is_prose, lineage, names
@@ -42,6 +43,11 @@ _CONTROLS = re.compile(
 )
 # A credit or a control is a short line: at most this many characters.
 _MAX_CREDIT = 80
+# A credit line by its opening words ("Photo: …", "写真：…"): at most this wide …
+_CREDIT_COLUMNS = 40
+# … with at most this many hiragana (a particle or two: 写真は港湾局の提供).
+_CREDIT_HIRAGANA = 3
+_HIRAGANA = re.compile("[\u3041-\u309f]")
 
 
 def _in_gallery(block: Block) -> bool:
@@ -78,7 +84,15 @@ def is_media_furniture(block: Block) -> bool:
     form = folded(block.text).strip()
     if _CONTROLS.search(form) is not None:
         return picture or gallery
-    return picture and (credit or _CREDIT.search(form) is not None)
+    return picture and (credit or (_CREDIT.search(form) is not None and _credit_sized(form)))
+
+
+def _credit_sized(form: str) -> bool:
+    """A credit names a source, it does not describe the picture: at most
+    :data:`_CREDIT_COLUMNS` columns (a CJK character two) and a couple of hiragana (写真：
+    港湾局提供 is a credit, 写真：現場を記者が撮影した一枚 a caption)."""
+    columns = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in form)
+    return columns <= _CREDIT_COLUMNS and len(_HIRAGANA.findall(form)) <= _CREDIT_HIRAGANA
 
 
 def media_blocks(zones: Zones) -> set[int]:
