@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from indexer.encoding import detect, sniff
+from indexer.encoding import detect, sniff, sparse
 from indexer.encoding.decoders import decode_as, decodes_strictly, strict_text
 from indexer.encoding.labels import LATIN1_FAMILY, lookup_label
 from indexer.encoding.prescan import Declaration, prescan, xml_declaration
@@ -38,6 +38,7 @@ UTF8_LONG_SEQUENCES = 3
 #: katakana glued to full-width characters.
 GLUED_HALFWIDTH_SHARE = 0.2
 _JAPANESE = ("cp932", "euc_jp")
+_LATIN = "windows-1252"  # how a Latin-1 family declaration reads (WHATWG)
 _HEADER_CHARSET = re.compile(r"""[;\s]charset\s*=\s*["']?([^"';,\s]*)""", re.IGNORECASE)
 
 
@@ -103,7 +104,8 @@ def _contradicted(body: bytes, encoding: str) -> bool:
     - Latin-1 family declared (the usual server default) over non-ASCII UTF-8, or over
       bytes that read as Japanese (plausibility score ≥ :data:`detect.JAPANESE_MIN_SCORE`,
       or kanji-only text whose windows-1252 reading is implausible, see
-      :func:`detect.japanese_over_single_byte`);
+      :func:`detect.japanese_over_single_byte`); on thin evidence, bytes whose Japanese
+      reading is clearly more plausible than the Latin one (:mod:`.sparse`);
     - a Japanese encoding declared over UTF-8 it only happens to decode (see
       :func:`_utf8_read_as_japanese`), or where the other Japanese encoding reads as
       clearly more Japanese.
@@ -119,6 +121,8 @@ def _contradicted(body: bytes, encoding: str) -> bool:
         if sniff.is_utf8(body):
             return True
         sample = body[: detect.DETECT_BYTES]
+        if detect.non_ascii_bytes(sample) < detect.STRONG_EVIDENCE_BYTES:  # weigh each one
+            return sparse.weigh_sparse(sample, _LATIN) is not None
         readings = detect.japanese_readings(sample)
         if detect.prefer_japanese(readings, None) is not None:
             return True

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import chardet
 
-from indexer.encoding import singlebyte
+from indexer.encoding import charclass, singlebyte, sparse
 from indexer.encoding.decoders import decode_as, strict_text
 from indexer.encoding.labels import lookup_label
 from indexer.encoding.prior import kanji_prior
@@ -53,12 +53,6 @@ _C1_BYTES = re.compile(rb"[\x80-\x9f]")
 _CHARDET_NO_MATCH = "cp1252"
 _USUAL_SINGLE_BYTE = "windows-1252"
 _NO_MATCH = 0.10
-_KANA = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe]")
-_FULLWIDTH = re.compile("[\u3000-\u303f\uff01-\uff60\uffe0-\uffe5]")
-_KANJI = re.compile("[\u4e00-\u9fff\uf900-\ufaff]")
-_HALFWIDTH_KANA = re.compile("[\uff66-\uff9f]")
-_HALFWIDTH_PUNCT = re.compile("[\uff61-\uff65]")
-_NON_ASCII = re.compile("[^\x00-\x7f]")
 # A half-width katakana or punctuation character next to a full-width character.
 _GLUED_HALFWIDTH = re.compile(
     "(?<=[^\x00-\x7f\uff61-\uff9f])[\uff61-\uff9f]|[\uff61-\uff9f](?=[^\x00-\x7f\uff61-\uff9f])"
@@ -121,12 +115,14 @@ class _Counts:
     @classmethod
     def of(cls, text: str) -> _Counts:
         others = (
-            len(_FULLWIDTH.findall(text))
-            + 0.7 * len(_HALFWIDTH_KANA.findall(text))
-            + 0.2 * len(_HALFWIDTH_PUNCT.findall(text))
+            len(charclass.FULLWIDTH.findall(text))
+            + 0.7 * len(charclass.HALFWIDTH_KANA.findall(text))
+            + 0.2 * len(charclass.HALFWIDTH_PUNCT.findall(text))
         )
-        total = len(_NON_ASCII.findall(text))
-        return cls(total, len(_KANA.findall(text)), len(_KANJI.findall(text)), others)
+        total = len(charclass.NON_ASCII.findall(text))
+        return cls(
+            total, len(charclass.KANA.findall(text)), len(charclass.KANJI.findall(text)), others
+        )
 
     def score(self, kanji_weight: float | None = None) -> float:
         if not self.total:
@@ -162,7 +158,7 @@ def glued_halfwidth_share(text: str) -> float:
     contact); UTF-8 read as Shift_JIS scatters them between kanji (``莨第･ｭ譌･``), as do
     EUC-JP bytes read as Shift_JIS.
     """
-    total = len(_NON_ASCII.findall(text))
+    total = len(charclass.NON_ASCII.findall(text))
     return len(_GLUED_HALFWIDTH.findall(text)) / total if total else 0.0
 
 
@@ -315,11 +311,21 @@ def detect(data: bytes) -> str | None:
     :func:`japanese_over_single_byte` when it answered a single-byte code page and
     :func:`japanese_over_cjk` (the kanji prior) when it answered Chinese or Korean; a rare
     single-byte answer on thin evidence becomes windows-1252 (:func:`usual_single_byte`).
+    On thin evidence (fewer than :data:`STRONG_EVIDENCE_BYTES` non-ASCII bytes) each
+    candidate is then weighed sequence by sequence (:mod:`indexer.encoding.sparse`).
 
     Returns:
         Our codec name, or None when neither chardet nor the Japanese check finds one.
     """
     sample = data[:DETECT_BYTES]
+    answer = _detect(data, sample)
+    if non_ascii_bytes(sample) >= STRONG_EVIDENCE_BYTES:
+        return answer
+    return sparse.weigh_sparse(sample, answer) or answer
+
+
+def _detect(data: bytes, sample: bytes) -> str | None:
+    """:func:`detect` before the thin-evidence check."""
     readings = japanese_readings(sample)
     sure = surely_japanese(readings)
     if sure is not None:

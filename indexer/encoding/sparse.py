@@ -1,0 +1,101 @@
+"""Thin evidence: a page with a handful of multibyte sequences among ASCII.
+
+With a few non-ASCII bytes (one kanji in an English page, a lone katakana word, a line of
+curly quotes) neither chardet nor the Japanese score has enough to go on, and each
+candidate decodes the bytes: one EUC-JP kanji (two bytes 0xA1–0xFE) is also two
+half-width katakana in Shift_JIS and two Latin letters or symbols in windows-1252. Here each
+candidate reading is weighed by whether its characters are what text in that encoding
+holds, sequence by sequence (:func:`plausibility`):
+
+- a Japanese reading (cp932, EUC-JP): full-width kana and punctuation, and the kyōiku
+  kanji (:data:`indexer.encoding.prior.COMMON_KANJI`) are plausible; other kanji count
+  half (JIS level 2 is where a misread pair lands); half-width katakana count half (real
+  ones are words of their own, a misread EUC-JP pair is exactly two of them); a
+  character glued between two ASCII letters (``S鰍nce``) is not;
+- windows-1252: the typographic placement of :mod:`indexer.encoding.singlebyte`, and a
+  word made only of two or more non-ASCII characters with a letter among them (``²ñ``,
+  ``Â±``) is not Latin text (accented letters sit in words of ASCII letters).
+
+A Japanese reading must be plausible by :data:`MARGIN` more than the detector's answer
+(cp932, EUC-JP, windows-1252 or none) to replace it; a Latin reading is never chosen here
+(a lone ``±`` or ``ｱ`` is the detector's call), nor is a Chinese or Korean answer replaced.
+"""
+
+from __future__ import annotations
+
+import re
+
+from indexer.encoding import charclass, singlebyte
+from indexer.encoding.decoders import decode_as, strict_text
+from indexer.encoding.prior import COMMON_KANJI
+
+#: Candidates weighed: the Japanese encodings and the usual single-byte code page.
+CANDIDATES = ("euc_jp", "cp932", "windows-1252")
+#: The candidates a thin-evidence answer may move to (a Latin reading is the detector's).
+JAPANESE = frozenset({"euc_jp", "cp932"})
+#: A reading replaces the detector's answer when its plausibility is this much higher.
+MARGIN = 0.25
+# A run of non-ASCII characters standing as a word: no ASCII letter or digit touches it.
+_NON_ASCII_WORD = re.compile("(?<![A-Za-z0-9])[^\x00-\x7f]{2,}(?![A-Za-z0-9])")
+
+
+def _japanese_weight(char: str, before: str, after: str) -> float:
+    """How plausible one non-ASCII character of a Japanese reading is (0–1)."""
+    if before.isascii() and after.isascii() and before.isalpha() and after.isalpha():
+        return 0.0
+    if charclass.KANA.match(char) or charclass.FULLWIDTH.match(char) or char in COMMON_KANJI:
+        return 1.0
+    if charclass.KANJI.match(char) or charclass.HALFWIDTH.match(char):
+        return 0.5
+    return 0.0
+
+
+def _japanese_plausibility(text: str) -> float:
+    weights = [
+        _japanese_weight(m.group(), text[m.start() - 1 : m.start()], text[m.end() : m.end() + 1])
+        for m in charclass.NON_ASCII.finditer(text)
+    ]
+    return sum(weights) / len(weights) if weights else 0.0
+
+
+def _single_byte_plausibility(text: str) -> float:
+    judged, plausible = singlebyte.placement_counts(text)
+    if not judged:
+        return 0.0
+    lettered = sum(
+        len(m.group())
+        for m in _NON_ASCII_WORD.finditer(text)
+        if any(c.isalpha() for c in m.group())
+    )
+    return max(plausible - lettered, 0) / judged
+
+
+def plausibility(sample: bytes, encoding: str) -> float | None:
+    """Share (0–1) of the non-ASCII characters of ``sample`` read as ``encoding`` that sit
+    where text in that encoding puts them (module docstring); None when ``encoding`` does
+    not decode ``sample`` strictly (a Japanese one) or has no such characters."""
+    if encoding == "windows-1252":
+        latin = decode_as(sample, encoding)[0]
+        return _single_byte_plausibility(latin) if charclass.NON_ASCII.search(latin) else None
+    text = strict_text(sample, encoding)
+    if text is None or not charclass.NON_ASCII.search(text):
+        return None
+    return _japanese_plausibility(text)
+
+
+def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
+    """The candidate to use instead of the detector's ``answer`` on thin evidence, or None
+    to keep it: the most plausible of :data:`CANDIDATES`, when it beats ``answer``'s own
+    plausibility (0 for no answer) by :data:`MARGIN`. Another answer (a Cyrillic or
+    Chinese code page the detector kept on its own evidence) is kept."""
+    if answer is not None and answer not in CANDIDATES:
+        return None
+    scores = {c: s for c in CANDIDATES if (s := plausibility(sample, c)) is not None}
+    if not scores:
+        return None
+    japanese = [c for c in scores if c in JAPANESE]
+    if not japanese:
+        return None
+    best = max(japanese, key=lambda c: scores[c])
+    own = scores.get(answer or "", 0.0)
+    return best if best != answer and scores[best] >= own + MARGIN else None
