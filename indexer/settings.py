@@ -255,7 +255,10 @@ class SearchSettings(_Section):
 
     max_query_chars: int = Field(1000, ge=1, description="Longest query searched (characters).")
     allow_fuzzy: bool = Field(False, description="Keep term~ fuzzy syntax in user queries.")
-    allow_leading_wildcard: bool = Field(False, description="Keep *term, ?erm, /regex/ syntax.")
+    allow_leading_wildcard: bool = Field(
+        False,
+        description="Keep *term, ?erm, /regex/, and * ? as wildcards in words without a field.",
+    )
 
 
 class Settings(_Section):

@@ -36,10 +36,15 @@ def test_words_without_operator_are_joined_by_and(typed: str, sent: str) -> None
         ("?", "\\?"),
         ("**", "\\*\\*"),
         ("*ache", "\\*ache"),
-        ("url:*apache*", "url:\\*apache*"),
-        ("/.*/", "\\/.*/"),
-        ("{!lucene}*:*", "\\{!lucene}*:*"),
-        ("apa*", "apa*"),
+        ("url:*apache*", "url:\\*apache\\*"),
+        ("/.*/", "\\/.\\*/"),
+        ("{!lucene}*:*", "\\{!lucene}\\*:\\*"),
+        ("apa*", "apa\\*"),
+        ("会議室?", "会議室\\?"),
+        ("a?c", "a\\?c"),
+        ("title:apa*", "title:apa*"),
+        ("title:*apa", "title:\\*apa"),
+        ("title:?", "title:\\?"),
     ],
 )
 def test_fuzzy_leading_wildcard_and_regex_are_neutralised(typed: str, sent: str) -> None:
@@ -141,6 +146,8 @@ def test_what_is_searched_otherwise_than_typed_is_noted() -> None:
     ]
     assert odd.notes[0].message() == "url: is not a searchable field; searched as text"
     assert prepare("大阪 検索").notes == ()
+    assert prepare("会議室は? 何時").notes == ()  # a question mark: no note
+    assert [n.kind for n in prepare("apa* 何時").notes] == ["wildcard"]
 
 
 def test_control_characters_are_white_space() -> None:

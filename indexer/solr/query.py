@@ -10,9 +10,12 @@ Parser"; the length bound follows Fess, which searches at most 1,000 characters)
   default is "all words" while the request itself runs with ``q.op=OR`` (with ``q.op=AND``
   edismax would also require every alternative of a multi-word synonym);
 - fuzzy (``検索~``, ``検索~2``; any ``~`` outside a quoted phrase, so 9時~17時 stays a
-  time range), leading wildcards (``*ache``, ``?``) and regular
-  expressions (``/.../``) are escaped into plain text unless the options allow them (they
-  expand to every term of the index: slow, and ``?`` alone matches every page);
+  time range) and regular expressions (``/.../``) are escaped into plain text unless the
+  options allow them (they expand to every term of the index: slow);
+- ``*`` and ``?`` are characters, not wildcards (a question ends in ？ or ?: 会議室は? finds
+  会議室), unless the word names a field of ``uf`` (``title:会議*``, a prefix); even then a
+  leading one is escaped (``title:*議``: every term of the index). The
+  ``allow_leading_wildcard`` option keeps them all as typed;
 - a one-character word among others follows the same rule (a lone hiragana particle is
   left out, or it would require a match no field can give);
 - a query of one character is not matched through the bigram fields as such (の would
@@ -25,8 +28,9 @@ Parser"; the length bound follows Fess, which searches at most 1,000 characters)
   ``title:"経費精算"``); a query naming a text field gets ``hl.q``, the same query without
   the prefixes, so the snippet marks the words found in the title too;
 - what was changed is said: each :class:`Note` names a part searched otherwise than typed
-  (a field users may not name — ``USER_FIELDS``, the handler's ``uf`` — fuzzy or leading
-  wildcard syntax searched as text, the match-all query).
+  (a field users may not name — ``USER_FIELDS``, the handler's ``uf`` — fuzzy syntax or a
+  ``*`` searched as text, the match-all query; a ``?`` is punctuation, said only when it
+  leads the word).
 """
 
 from __future__ import annotations
@@ -55,6 +59,8 @@ _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 _OPERATORS = frozenset({"AND", "OR", "NOT", "&&", "||", "!"})
 _FUZZY = re.compile(r"(?<!\\)~")
 _FUZZY_END = re.compile(r"~[\d.]*$")
+_HEAD = re.compile(r"[+\-!]?(?:[\w.]+:)?")
+_WILDCARD = re.compile(r"(?<!\\)[*?]")
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,8 @@ class QueryOptions:
     Attributes:
         max_chars: longest query searched, in characters (after stripping).
         allow_fuzzy: keep ``term~`` fuzzy syntax.
-        allow_leading_wildcard: keep ``*term``, ``?erm`` and ``/regex/``.
+        allow_leading_wildcard: keep ``*term``, ``?erm``, ``/regex/`` and the wildcards
+            of a word without a field (else ``*``/``?`` are characters there).
     """
 
     max_chars: int = MAX_QUERY_CHARS
@@ -100,7 +107,7 @@ class Note:
         return {
             "all": "{v} alone lists every document",
             "field": "{v}: is not a searchable field; searched as text",
-            "wildcard": "{v}: a leading * or ? (or /regex/) is searched as text",
+            "wildcard": "{v}: * or ? (or /regex/) is searched as text; title:word* is a prefix",
             "fuzzy": "{v}: ~ (fuzzy search) is searched as text",
         }[self.kind].format(v=self.value)
 
@@ -164,9 +171,19 @@ def _notes(typed: list[str], items: list[str]) -> tuple[Note, ...]:
             continue
         if _FUZZY_END.search(before) and "\\~" in after:
             notes.append(Note("fuzzy", before))
-        elif before.replace("~", "") != after.replace("\\~", "").replace("~", ""):
+        elif before.replace("~", "") != after.replace("\\~", "").replace("~", "") and not (
+            _only_punctuation(before)
+        ):
             notes.append(Note("wildcard", before))
     return tuple(dict.fromkeys(notes))
+
+
+def _only_punctuation(item: str) -> bool:
+    """A word whose only wildcard syntax is a ``?`` after its first character (会議室は?):
+    a question mark, escaped without a note."""
+    head = _HEAD.match(item)
+    value = item[head.end() :] if head else item
+    return "*" not in value and "/" not in value[:1] and value[:1] != "?"
 
 
 def _one_char_word(item: str) -> str:
@@ -206,12 +223,14 @@ def _neutralise(item: str, opts: QueryOptions) -> str:
 
 def _escape_leading(item: str) -> str:
     """Escape ``*``, ``?`` and ``/`` at the start of the value (after ``+``/``-`` and a
-    ``field:`` prefix) and every ``?``/``*`` of a value made only of them."""
-    head = re.match(r"[+\-!]?(?:[\w.]+:)?", item)
+    ``field:`` prefix), every ``?``/``*`` of a value made only of them, and every one of a
+    word that names no field of ``uf`` (module docstring)."""
+    head = _HEAD.match(item)
     cut = head.end() if head else 0
     prefix, value = item[:cut], item[cut:]
-    if value and set(value) <= {"*", "?"}:
-        return prefix + "".join("\\" + c for c in value)
+    named = _FIELD.match(prefix)
+    if value and (set(value) <= {"*", "?"} or not (named and named.group(1) in USER_FIELDS)):
+        value = _WILDCARD.sub(r"\\\g<0>", value)
     if value[:1] in ("*", "?", "/"):
         value = "\\" + value
     return prefix + value

@@ -38,7 +38,9 @@ LABELS: dict[str, dict[str, str]] = {
         "error": "問題が発生しました。しばらくしてからもう一度お試しください。",
         "note_all": "「{v}」だけの検索は、すべてのページを表示します。",
         "note_field": "「{v}:」は検索できる項目ではないため、文字として検索しました。",
-        "note_wildcard": "「{v}」の先頭の * や ?（または /…/）は、文字として検索しました。",
+        "note_wildcard": (
+            "「{v}」の * や ?（または /…/）は、文字として検索しました（title:語* は前方一致）。"
+        ),
         "note_fuzzy": "「{v}」の ~（あいまい検索）は、文字として検索しました。",
     },
     "en": {
@@ -73,7 +75,9 @@ LABELS: dict[str, dict[str, str]] = {
         "error": "Something went wrong. Please try again later.",
         "note_all": "“{v}” alone lists every page.",
         "note_field": "“{v}:” is not a searchable field; it was searched as text.",
-        "note_wildcard": "In “{v}”, a leading * or ? (or /…/) was searched as text.",
+        "note_wildcard": (
+            "In “{v}”, * or ? (or /…/) was searched as text (title:word* is a prefix)."
+        ),
         "note_fuzzy": "In “{v}”, ~ (fuzzy search) was searched as text.",
     },
 }
