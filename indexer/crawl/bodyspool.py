@@ -37,11 +37,8 @@ class BodySpool:
         self._file: IO[bytes] | None = None
         self.size = 0
         self._covered = 0  # bytes the reservation holds room for
-        if expected is not None and expected > 0:
-            if not self._room(expected):
-                self._spill()
-            elif expected > STEP:  # written in place, and taken without a copy (value)
-                self._memory = io.BytesIO(bytes(expected))
+        if expected is not None and expected > 0 and not self._room(expected):
+            self._spill()
 
     @property
     def spilled(self) -> bool:
@@ -71,7 +68,6 @@ class BodySpool:
             StorageError: the temporary file cannot be read.
         """
         if self._memory is not None:
-            self._memory.truncate()  # a body shorter than declared ends where it ended
             body = self._memory.getvalue()  # shares the buffer: no second copy
             self._memory = None
             if self._reservation is not None:
@@ -115,7 +111,6 @@ class BodySpool:
             raise StorageError(tempfile.gettempdir(), f"spooling a body: {exc}") from None
         self._reservation.budget.stats.spilled += 1
         if memory is not None and memory.tell():
-            memory.truncate()  # a preallocated buffer holds only what was written
             self._write_file(memory.getvalue())
         self._reservation.release()
         self._covered = 0
