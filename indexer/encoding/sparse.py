@@ -29,10 +29,10 @@ from indexer.encoding import charclass, singlebyte
 from indexer.encoding.decoders import decode_as, strict_text
 from indexer.encoding.prior import COMMON_KANJI
 
-#: Candidates weighed: the Japanese encodings and the usual single-byte code page.
-CANDIDATES = ("euc_jp", "cp932", "windows-1252")
-#: The candidates a thin-evidence answer may move to (a Latin reading is the detector's).
-JAPANESE = frozenset({"euc_jp", "cp932"})
+#: The readings a thin-evidence answer may move to, in the order a tie is settled.
+JAPANESE = ("euc_jp", "cp932")
+#: The answers weighed against them: these and the usual single-byte code page.
+CANDIDATES = (*JAPANESE, "windows-1252")
 #: A reading replaces the detector's answer when its plausibility is this much higher.
 MARGIN = 0.25
 # A run of non-ASCII characters standing as a word: no ASCII letter or digit touches it.
@@ -84,18 +84,22 @@ def plausibility(sample: bytes, encoding: str) -> float | None:
 
 
 def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
-    """The candidate to use instead of the detector's ``answer`` on thin evidence, or None
-    to keep it: the most plausible of :data:`CANDIDATES`, when it beats ``answer``'s own
-    plausibility (0 for no answer) by :data:`MARGIN`. Another answer (a Cyrillic or
-    Chinese code page the detector kept on its own evidence) is kept."""
+    """The Japanese reading to use instead of the detector's ``answer`` on thin evidence,
+    or None to keep it: the most plausible of :data:`JAPANESE` (a tie: the first), when it
+    beats ``answer``'s own plausibility (0 for no answer) by :data:`MARGIN`. An answer
+    outside :data:`CANDIDATES` (a Cyrillic or Chinese code page the detector kept on its
+    own evidence) is kept."""
     if answer is not None and answer not in CANDIDATES:
         return None
-    scores = {c: s for c in CANDIDATES if (s := plausibility(sample, c)) is not None}
+    scores = {c: s for c in JAPANESE if (s := plausibility(sample, c)) is not None}
     if not scores:
         return None
-    japanese = [c for c in scores if c in JAPANESE]
-    if not japanese:
+    best = max(scores, key=lambda c: scores[c])  # dicts keep JAPANESE's order
+    if best == answer:
         return None
-    best = max(japanese, key=lambda c: scores[c])
-    own = scores.get(answer or "", 0.0)
-    return best if best != answer and scores[best] >= own + MARGIN else None
+    own = (scores.get(answer) if answer in JAPANESE else _own(sample, answer)) or 0.0
+    return best if scores[best] >= own + MARGIN else None
+
+
+def _own(sample: bytes, answer: str | None) -> float | None:
+    return None if answer is None else plausibility(sample, answer)
