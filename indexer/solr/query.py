@@ -183,7 +183,7 @@ def _only_punctuation(item: str) -> bool:
     a question mark, escaped without a note."""
     head = _HEAD.match(item)
     value = item[head.end() :] if head else item
-    return "*" not in value and "/" not in value[:1] and value[:1] != "?"
+    return "*" not in value and value[:1] not in ("?", "/")
 
 
 def _one_char_word(item: str) -> str:
@@ -217,11 +217,11 @@ def _neutralise(item: str, opts: QueryOptions) -> str:
     if not opts.allow_fuzzy:
         item = _FUZZY.sub(r"\\~", item)
     if not opts.allow_leading_wildcard:
-        item = _escape_leading(item)
+        item = _escape_wildcards(item)
     return item
 
 
-def _escape_leading(item: str) -> str:
+def _escape_wildcards(item: str) -> str:
     """Escape ``*``, ``?`` and ``/`` at the start of the value (after ``+``/``-`` and a
     ``field:`` prefix), every ``?``/``*`` of a value made only of them, and every one of a
     word that names no field of ``uf`` (module docstring)."""
