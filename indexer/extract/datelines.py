@@ -28,7 +28,8 @@ from indexer.extract.zones import Zones, folded
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAYS = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?"
 # Dates, times and their parts (text in NFKC, lower case).
-_DATE = re.compile(
+#: A date in the forms datelines and news columns use (NFKC, lower case).
+DATE = re.compile(
     rf"(?<![\d.])\d{{4}}\s*[-/.年]\s*\d{{1,2}}(?:\s*[-/.月]\s*\d{{1,2}}\s*日?)?(?![\d.])"
     rf"|(?<![\d.])\d{{1,2}}\s*[/.-]\s*\d{{1,2}}\s*[/.-]\s*\d{{2,4}}(?![\d.])"
     rf"|\d{{1,2}}\s*月\s*\d{{1,2}}\s*日|\d{{1,2}}/\d{{1,2}}\s*\([月火水木金土日]\)"
@@ -71,7 +72,7 @@ _TABLE_TAGS = frozenset({"td", "th", "tr", "table"})
 
 def _residue(form: str) -> list[str]:
     """The words of ``form`` left when dates, times and dateline words are taken out."""
-    for pattern in (_DATE, _TIME, _OTHER):
+    for pattern in (DATE, _TIME, _OTHER):
         form = pattern.sub(" ", form)
     return [token for token in _TOKEN.findall(form) if token not in _WORDS]
 
@@ -95,7 +96,7 @@ def is_dateline_text(text: str, heading: bool = False) -> bool:
     label = _LABEL.match(form)
     if label and not set(_TOKEN.findall(label.group(1))) <= _WORDS:
         return False
-    dated = _DATE.search(form) is not None or _TIME.search(form) is not None
+    dated = DATE.search(form) is not None or _TIME.search(form) is not None
     words = _residue(form)
     if heading:
         return dated and not words

@@ -4,7 +4,8 @@ The chain (:mod:`indexer.extract.select`) chooses the content as a region; insid
 region, or at its edges, some blocks are of a kind that is never the page's own text,
 whatever the site: notices (:mod:`indexer.extract.notices`), datelines and bylines
 (:mod:`indexer.extract.datelines`), slideshow captions, photo credits and media controls
-(:mod:`indexer.extract.media`). Each kind is one rule; each
+(:mod:`indexer.extract.media`), teasers of other entries and news columns
+(:mod:`indexer.extract.columns`). Each kind is one rule; each
 rule says which kept blocks are of its kind, by their words, their shape and where they
 stand (:mod:`indexer.extract.zones`), never by one site's sentences.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from indexer.extract.columns import column_blocks, teaser_blocks
 from indexer.extract.datelines import dateline_blocks
 from indexer.extract.media import media_blocks
 from indexer.extract.notices import notice_blocks, notice_candidates
@@ -40,6 +42,8 @@ RULES: tuple[tuple[str, _Rule], ...] = (
     ("notice", _notices),
     ("dateline", lambda seg, kept: dateline_blocks(zones(seg, kept))),
     ("media", lambda seg, kept: media_blocks(zones(seg, kept))),
+    ("teaser", lambda seg, kept: teaser_blocks(zones(seg, kept))),
+    ("news-column", lambda seg, kept: column_blocks(zones(seg, kept))),
 )
 
 

@@ -1,0 +1,140 @@
+"""Teasers of other entries and news columns: text of other pages shown beside this one.
+
+An entry page often ends with the start of another entry ("Parking permits renewed / All
+permits for the north lot were renewed this week… Read more"), and a table layout puts a
+column of dated headlines ("新着情報 / 2024.05.01 社内報5月号を掲載しました / …") beside
+the page's own text. Neither is the page's text: each is another page's, and a search for
+its words should find that page, not this one. They are known by their kind:
+
+- a *teaser* is a block whose text is cut short (it ends in an ellipsis) and then offers
+  the rest by a link ("Read more", "Continue reading", "続きを読む", "続きはこちら" …): a
+  page's own paragraph is never cut off mid-sentence with a link to its remainder. The
+  heading just before it, in the same container, is the teased entry's title and goes
+  with it;
+- a *news column* is a block or a run of list entries, before or after the content's
+  prose (:mod:`indexer.extract.zones`), made of at least :data:`_MIN_ITEMS` lines that
+  each open with a date and hold a headline (short, no running sentences), optionally
+  under a short label line ("新着情報", "What's new").
+
+A page made of such blocks (a list of teasers, a news archive) keeps them: the share rule
+of :mod:`indexer.extract.extras` applies.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from indexer.extract.datelines import DATE
+from indexer.extract.segment import Block
+from indexer.extract.zones import Zones, folded
+
+# The offer of the rest, as a link's text (NFKC, lower case), with optional brackets.
+_MORE = re.compile(
+    r"^[\[(<«【〔\s]*(?:read\s+(?:the\s+)?(?:more|rest|full\s+(?:story|article|post))"
+    r"|continue\s+reading|more|full\s+story|keep\s+reading"
+    r"|続きを読む|続きはこちら|続きを見る|もっと読む|全文を読む|全文を表示|全文はこちら|続き)"
+    r"[\s»>›→)\]】〕.…]*$"
+)
+_ELLIPSIS = re.compile(r"(?:\.{3}|…|‥|・・・)\s*[\[(<«【〔]?\s*$")
+# A news column: this many dated lines at least; a headline at most this long.
+_MIN_ITEMS = 3
+_MAX_HEADLINE = 80
+_MAX_LABEL = 20
+_DATED = re.compile(rf"^[\s\[(【〔■・●◆]*(?:{DATE.pattern})[\s\])】〕]*[:：|｜\-–]?\s*\S")
+
+
+def _last_link_text(owner: etree._Element) -> str | None:
+    """The text of the last ``<a href>`` inside ``owner``, or None."""
+    links = [a for a in owner.iter("a") if a.get("href")]
+    return "".join(map(str, links[-1].itertext())).strip() if links else None
+
+
+def is_teaser(block: Block) -> bool:
+    """True when ``block`` is cut short by an ellipsis and then links to its rest."""
+    more = _last_link_text(block.owner)
+    if not more or not _MORE.match(folded(more)):
+        return False
+    text = block.text.strip()
+    head = text[: len(text) - len(more)] if text.endswith(more) else text
+    return _ELLIPSIS.search(folded(head)) is not None
+
+
+def _title_of(zones: Zones, index: int) -> int | None:
+    """The kept heading just before block ``index`` in the same container, or None."""
+    seg = zones.seg
+    position = zones.kept.index(index)
+    if position == 0:
+        return None
+    before = zones.kept[position - 1]
+    heading, block = seg.blocks[before], seg.blocks[index]
+    if not heading.heading or heading.owner.getparent() is not block.owner.getparent():
+        return None
+    return before
+
+
+def _headline(line: str) -> bool:
+    """True for one news-column line: a date, then a short headline."""
+    return len(line) <= _MAX_HEADLINE and _DATED.match(folded(line)) is not None
+
+
+def _column_block(block: Block) -> bool:
+    """True for one block holding a whole news column (its lines split at ``<br>``)."""
+    lines = [line.strip() for line in block.text.split("\n") if line.strip()]
+    if lines and not _headline(lines[0]) and len(lines[0]) <= _MAX_LABEL:
+        lines = lines[1:]  # its label
+    return len(lines) >= _MIN_ITEMS and all(_headline(line) for line in lines)
+
+
+def teaser_blocks(zones: Zones) -> set[int]:
+    """Kept teaser blocks and their titles (module docstring)."""
+    found: set[int] = set()
+    for index in zones.kept:
+        if is_teaser(zones.seg.blocks[index]):
+            found.add(index)
+            title = _title_of(zones, index)
+            if title is not None:
+                found.add(title)
+    return found
+
+
+def column_blocks(zones: Zones) -> set[int]:
+    """Kept blocks of news columns before or after the content's prose: a block that is a
+    whole column, or a run of at least :data:`_MIN_ITEMS` dated headline entries, each
+    with a short label or heading just before it taken too."""
+    blocks = zones.seg.blocks
+    found: set[int] = set()
+    run: list[int] = []
+    for index in [*zones.kept, -1]:
+        block = blocks[index] if index >= 0 else None
+        if block is not None and zones.outside(index) and _column_block(block):
+            found.add(index)
+            _take_label(zones, index, found)
+            continue
+        if block is not None and zones.outside(index) and _entry(block):
+            run.append(index)
+            continue
+        if len(run) >= _MIN_ITEMS:
+            found.update(run)
+            _take_label(zones, run[0], found)
+        run = []
+    return found
+
+
+def _entry(block: Block) -> bool:
+    """True for one dated headline standing alone (a list entry or a paragraph)."""
+    text = block.text.strip()
+    return not block.heading and "\n" not in text and _headline(text)
+
+
+def _take_label(zones: Zones, index: int, found: set[int]) -> None:
+    """Add the short label block (or heading) just before ``index``, when there is one."""
+    position = zones.kept.index(index)
+    if position == 0:
+        return
+    before = zones.kept[position - 1]
+    label = zones.seg.blocks[before]
+    text = label.text.strip()
+    if zones.outside(before) and len(text) <= _MAX_LABEL and not _headline(text):
+        found.add(before)

@@ -1,0 +1,189 @@
+"""Other pages' text beside this one's, by kind (:mod:`indexer.extract.columns`, and the
+block scoring for sidebars): on made-up sites a teaser of another entry, a news column of
+a table layout and a sidebar's comma-separated list of systems are out of the text, in
+both profiles; the page's own text stays, and so do a news archive, a chronology inside an
+article and a paragraph that links to more without being cut short."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.extract import extract
+from indexer.extract.profile import PROFILES
+
+URL = "http://intra.example/notice/42.html"
+
+EN = (
+    "The new timesheet system opens to every department on the first of next month, and "
+    "team leads should attend one of the briefings before then.",
+    "During the changeover the old system stays readable, but new requests are accepted "
+    "only through the new one, so drafts should be finished this week.",
+    "Questions go to the help desk, whose extension is listed in the staff directory; "
+    "answers to common ones are collected on the project page.",
+)
+JA = (
+    "新しい勤怠管理システムは来月一日から全社で利用を開始します。各部署の担当者は事前説明会に参加してください。",
+    "移行期間中は旧システムも参照できますが、新たな申請は新システムからのみ受け付けます。作成中の申請は今週中に済ませてください。",
+    "不明な点があればヘルプデスクまでお問い合わせください。内線番号は社内名簿に記載されています。",
+)
+
+
+def _own(lines: tuple[str, ...]) -> str:
+    return "".join(f"<p>{line}</p>" for line in lines)
+
+
+def _page(title: str, body: str) -> str:
+    return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+# name: (page with {own}, the page's own lines, lines that are not its text)
+SITES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    # a blog: the next entry's start under the entry, "Read more »"
+    "en-blog-next": (
+        _page(
+            "Timesheets",
+            "<div id='content'><h1>Timesheet move</h1>{own}<div class='next'>"
+            "<h3>Parking permits renewed</h3><p>All parking permits for the north lot were "
+            "renewed this week, and the new stickers are... <a href='/p'>Read more »</a>"
+            "</p></div></div>",
+        ),
+        EN,
+        ("Parking permits renewed", "All parking permits for the north lot"),
+    ),
+    # a news site: a related story cut with an ellipsis character, "Continue reading"
+    "en-news-related": (
+        _page(
+            "Timesheets",
+            "<article><h1>Timesheet move</h1>{own}<section><h2>Canteen hours change</h2>"
+            "<p>From Monday the canteen opens at seven and closes an hour later than "
+            "before, which the works council asked for… "
+            "<a href='/c'>Continue reading</a></p></section></article>",
+        ),
+        EN,
+        ("Canteen hours change", "From Monday the canteen opens"),
+    ),
+    # a Japanese intranet blog: 続きを読む after the next entry's opening
+    "ja-blog-next": (
+        _page(
+            "勤怠システム",
+            "<div class='entry'><h1>勤怠システム移行</h1>{own}<div class='entry-next'>"
+            "<h3>駐車場の利用許可を更新しました</h3><p>北側駐車場の利用許可証は今週すべて"
+            "更新され、新しいステッカーは総務課で配布して…<a href='/p2'>続きを読む</a>"
+            "</p></div></div>",
+        ),
+        JA,
+        ("駐車場の利用許可を更新しました", "北側駐車場の利用許可証"),
+    ),
+    # a table layout: a right-hand column of dated headlines under 新着情報
+    "ja-table-news": (
+        _page(
+            "勤怠システム",
+            "<table><tr><td width='70%'><h1>勤怠システム移行</h1>{own}</td>"
+            "<td width='30%'><b>新着情報</b><br>2024.05.01 社内報5月号を掲載しました<br>"
+            "2024.04.20 健康診断の日程を更新<br>2024.04.10 食堂メニュー変更のお知らせ<br>"
+            "2024.04.01 新入社員紹介ページ公開</td></tr></table>",
+        ),
+        JA,
+        ("社内報5月号を掲載しました", "食堂メニュー変更のお知らせ", "新着情報"),
+    ),
+    # a table layout: the news column as a list of links, dates in brackets
+    "ja-table-news-list": (
+        _page(
+            "勤怠システム",
+            "<table><tr><td><h3>お知らせ</h3><ul>"
+            "<li>[2024/05/07] <a href='/n1'>システム停止のお知らせ</a></li>"
+            "<li>[2024/04/25] <a href='/n2'>連休中の窓口について</a></li>"
+            "<li>[2024/04/12] <a href='/n3'>名刺発注方法の変更</a></li>"
+            "<li>[2024/04/02] <a href='/n4'>新年度の組織図を掲載</a></li>"
+            "</ul></td><td><h1>勤怠システム移行</h1>{own}</td></tr></table>",
+        ),
+        JA,
+        ("システム停止のお知らせ", "連休中の窓口について"),
+    ),
+    # an English intranet: a "What's new" column beside the article
+    "en-table-news": (
+        _page(
+            "Timesheets",
+            "<table><tr><td><h1>Timesheet move</h1>{own}</td><td><p>What's new</p>"
+            "<p>May 2, 2024 - Staff newsletter for May</p>"
+            "<p>Apr 18, 2024 - Health checks rescheduled</p>"
+            "<p>Apr 9, 2024 - New canteen menu</p></td></tr></table>",
+        ),
+        EN,
+        ("Staff newsletter for May", "Health checks rescheduled"),
+    ),
+    # a product help page: the supported systems in a sidebar cell
+    "ja-os-sidebar": (
+        _page(
+            "勤怠システム",
+            "<table><tr><td class='side'><h3>対応環境</h3><p>Windows 10, Windows 11, "
+            "macOS 13, macOS 14, iOS 17, Android 14</p><p>Chrome, Edge, Firefox, Safari</p>"
+            "</td><td><h1>勤怠システム移行</h1>{own}</td></tr></table>",
+        ),
+        JA,
+        ("Windows 10, Windows 11", "Chrome, Edge"),
+    ),
+    "en-os-aside": (
+        _page(
+            "Timesheets",
+            "<main><h1>Timesheet move</h1>{own}</main><aside><h4>Supported</h4><p>Windows "
+            "10, Windows 11, macOS 14, Ubuntu 22.04, Ubuntu 24.04</p></aside>",
+        ),
+        EN,
+        ("Windows 10, Windows 11", "Ubuntu 22.04"),
+    ),
+}
+
+
+@pytest.mark.parametrize("site", sorted(SITES))
+def test_other_pages_text_is_out(site: str) -> None:
+    page, own, gone = SITES[site]
+    html = page.format(own=_own(own))
+    for profile in PROFILES:
+        text = extract(html, URL, profile=profile).text
+        for line in gone:
+            assert line not in text, (profile, line, text)
+        for line in own:
+            assert line in text, (profile, line)
+
+
+def test_a_news_archive_keeps_its_headlines() -> None:
+    """A page that is the list of news keeps it: the list is its content."""
+    items = [
+        ("2024.05.01", "社内報5月号を掲載しました"),
+        ("2024.04.20", "健康診断の日程を更新しました"),
+        ("2024.04.10", "食堂メニュー変更のお知らせ"),
+        ("2024.04.01", "新入社員紹介ページを公開しました"),
+        ("2024.03.15", "年度末の経費精算の締め切りについて"),
+    ]
+    rows = "".join(f"<li>{d} <a href='/n{i}'>{t}</a></li>" for i, (d, t) in enumerate(items))
+    html = _page("お知らせ一覧", f"<main><h1>お知らせ一覧</h1><ul>{rows}</ul></main>")
+    for profile in PROFILES:
+        text = extract(html, URL, profile=profile).text
+        assert all(title in text for _, title in items), (profile, text)
+
+
+def test_a_chronology_inside_an_article_stays() -> None:
+    """Dated lines between the article's paragraphs are the article's (its history)."""
+    history = "2001年4月 本社を移転\n2008年10月 大阪支社を開設\n2015年7月 品質認証を取得"
+    html = _page(
+        "沿革",
+        f"<article><h1>会社の歩み</h1>{_own(JA[:2])}<p>{history.replace(chr(10), '<br>')}"
+        f"</p>{_own(JA[2:])}</article>",
+    )
+    for profile in PROFILES:
+        text = extract(html, URL, profile=profile).text
+        assert "大阪支社を開設" in text, (profile, text)
+
+
+def test_a_paragraph_linking_to_more_without_being_cut_stays() -> None:
+    """A whole sentence followed by a more link is the page's own paragraph."""
+    line = "The briefing slides and the recording are on the project page. Read more"
+    html = _page(
+        "Timesheets",
+        f"<article><h1>Timesheet move</h1>{_own(EN)}"
+        "<p>The briefing slides and the recording are on the project page. "
+        "<a href='/more'>Read more</a></p></article>",
+    )
+    for profile in PROFILES:
+        assert line in extract(html, URL, profile=profile).text
