@@ -187,3 +187,49 @@ def test_a_paragraph_linking_to_more_without_being_cut_stays() -> None:
     )
     for profile in PROFILES:
         assert line in extract(html, URL, profile=profile).text
+
+
+OWN_TEXT = {
+    # a paragraph folded behind 続きを読む (a script link) is the article's
+    "folded-paragraph": _page(
+        "経費精算",
+        f"<article><h1>経費精算ルール</h1>{_own(JA[:2])}<p>特に注意していただきたいのは、"
+        "タクシー利用の扱いです。深夜の帰宅など、やむを得ない場合に限り…"
+        "<a href='#'>続きを読む</a></p></article>",
+    ),
+    # the article's own last section, cut with a link to its full version
+    "own-last-section": _page(
+        "賞与",
+        f"<article><h1>人事からのお知らせ</h1>{_own(JA)}<h2>賞与について</h2>"
+        "<p>今年度の賞与は業績に応じて決定され、支給は六月の予定です…"
+        "<a href='/hr/bonus'>続きを読む</a></p></article>",
+    ),
+    # a schedule under the article's prose
+    "schedule": _page(
+        "Training",
+        f"<main><h1>Spring training</h1>{_own(EN[:2])}<h2>Schedule</h2>"
+        "<p>May 7 Company history<br>May 14 Work rules<br>May 21 Information security</p>"
+        "</main>",
+    ),
+    # release notes: an intro, then the dated entries
+    "changelog": _page(
+        "Release notes",
+        f"<main><h1>Release notes</h1>{_own(EN[:1])}<ul>"
+        "<li>2024-05-08: v2.3 sort search results</li><li>2024-04-20: v2.2 new login</li>"
+        "<li>2024-03-11: v2.1 bigger attachments</li></ul></main>",
+    ),
+}
+KEPT = {
+    "folded-paragraph": "タクシー利用の扱いです",
+    "own-last-section": "支給は六月の予定です",
+    "schedule": "May 14 Work rules",
+    "changelog": "v2.2 new login",
+}
+
+
+@pytest.mark.parametrize("name", sorted(OWN_TEXT))
+def test_the_pages_own_dated_or_folded_text_stays(name: str) -> None:
+    """Found by an attack: dated lines and folded paragraphs that are the page's own."""
+    for profile in PROFILES:
+        text = extract(OWN_TEXT[name], URL, profile=profile).text
+        assert KEPT[name] in text, (profile, text)

@@ -28,7 +28,7 @@ from lxml import etree
 
 from indexer.extract.datelines import DATE
 from indexer.extract.segment import Block
-from indexer.extract.zones import Zones, folded
+from indexer.extract.zones import Zones, folded, is_prose
 
 # The offer of the rest, as a link's text (NFKC, lower case), with optional brackets.
 _MORE = re.compile(
@@ -42,6 +42,9 @@ _ELLIPSIS = re.compile(r"(?:\.{3}|…|‥|・・・)\s*[\[(<«【〔]?\s*$")
 _MIN_ITEMS = 3
 _MAX_HEADLINE = 80
 _MAX_LABEL = 20
+_MAX_TEASERS = 2
+_TEASER_SHARE = 0.5
+_COLUMN_TAGS = frozenset({"td", "th", "aside"})
 _DATED = re.compile(rf"^[\s\[(【〔■・●◆]*(?:{DATE.pattern})[\s\])】〕]*[:：|｜\-–]?\s*\S")
 
 
@@ -88,38 +91,78 @@ def _column_block(block: Block) -> bool:
 
 
 def teaser_blocks(zones: Zones) -> set[int]:
-    """Kept teaser blocks and their titles (module docstring)."""
-    found: set[int] = set()
-    for index in zones.kept:
-        if is_teaser(zones.seg.blocks[index]):
-            found.add(index)
-            title = _title_of(zones, index)
-            if title is not None:
-                found.add(title)
+    """Kept teaser blocks and their titles (module docstring): only after all of the
+    content's other prose, in a container of their own (a paragraph of the article that
+    is folded behind "続きを読む" is the article's), linking to another page, at most
+    :data:`_MAX_TEASERS` of them and lighter than :data:`_TEASER_SHARE` of the rest (a page
+    of teasers is a listing: its teasers are its content)."""
+    blocks = zones.seg.blocks
+    teasers = [i for i in zones.kept if is_teaser(blocks[i]) and _links_away(blocks[i])]
+    if not teasers or len(teasers) > _MAX_TEASERS:
+        return set()
+    prose = [i for i in zones.kept if i not in teasers and is_prose(blocks[i])]
+    if not prose or teasers[0] < prose[-1]:
+        return set()
+    owners = [blocks[i].owner for i in prose]
+    if any(_holds(blocks[i].owner.getparent(), owners) for i in teasers):
+        return set()
+    if zones.body_weight(teasers) > _TEASER_SHARE * zones.body_weight(prose):
+        return set()
+    found = set(teasers)
+    for index in teasers:
+        title = _title_of(zones, index)
+        if title is not None:
+            found.add(title)
     return found
 
 
+def _links_away(block: Block) -> bool:
+    """True when the block's last link goes to another page (not ``#`` or a fragment)."""
+    links = [a.get("href", "").strip() for a in block.owner.iter("a") if a.get("href")]
+    return bool(links) and not links[-1].startswith("#") and links[-1].lower()[:11] != "javascript:"
+
+
+def _holds(container: etree._Element | None, owners: list[etree._Element]) -> bool:
+    """True when ``container`` is or holds one of ``owners``."""
+    if container is None:
+        return True
+    return any(owner is container or container in owner.iterancestors() for owner in owners)
+
+
 def column_blocks(zones: Zones) -> set[int]:
-    """Kept blocks of news columns before or after the content's prose: a block that is a
-    whole column, or a run of at least :data:`_MIN_ITEMS` dated headline entries, each
-    with a short label or heading just before it taken too."""
+    """Kept blocks of news columns: a block that is a whole column, or a run of at least
+    :data:`_MIN_ITEMS` dated headline entries, before or after the content's prose and in
+    a column of their own (a table cell or an ``<aside>`` that holds none of the prose: a
+    schedule or a changelog under the article's own text is the article's), each with a
+    short label just before it."""
     blocks = zones.seg.blocks
+    prose = [blocks[i].owner for i in zones.kept if is_prose(blocks[i])]
     found: set[int] = set()
     run: list[int] = []
     for index in [*zones.kept, -1]:
         block = blocks[index] if index >= 0 else None
-        if block is not None and zones.outside(index) and _column_block(block):
+        apart = block is not None and zones.outside(index) and _apart(block, prose)
+        if block is not None and apart and _column_block(block):
             found.add(index)
-            _take_label(zones, index, found)
+            _take_label(zones, index, found, prose)
             continue
-        if block is not None and zones.outside(index) and _entry(block):
+        if block is not None and apart and _entry(block):
             run.append(index)
             continue
         if len(run) >= _MIN_ITEMS:
             found.update(run)
-            _take_label(zones, run[0], found)
+            _take_label(zones, run[0], found, prose)
         run = []
     return found
+
+
+def _apart(block: Block, prose: list[etree._Element]) -> bool:
+    """True when ``block`` stands in a column of its own: its nearest table cell or
+    ``<aside>`` holds none of the content's prose."""
+    for ancestor in (block.owner, *block.owner.iterancestors()):
+        if ancestor.tag in _COLUMN_TAGS:
+            return not _holds(ancestor, prose)
+    return False
 
 
 def _entry(block: Block) -> bool:
@@ -128,13 +171,15 @@ def _entry(block: Block) -> bool:
     return not block.heading and "\n" not in text and _headline(text)
 
 
-def _take_label(zones: Zones, index: int, found: set[int]) -> None:
-    """Add the short label block (or heading) just before ``index``, when there is one."""
+def _take_label(zones: Zones, index: int, found: set[int], prose: list[etree._Element]) -> None:
+    """Add the short label block (or heading) just before ``index`` in its column, when
+    there is one."""
     position = zones.kept.index(index)
     if position == 0:
         return
     before = zones.kept[position - 1]
     label = zones.seg.blocks[before]
     text = label.text.strip()
-    if zones.outside(before) and len(text) <= _MAX_LABEL and not _headline(text):
+    short = len(text) <= _MAX_LABEL and not _headline(text)
+    if zones.outside(before) and short and _apart(label, prose):
         found.add(before)
