@@ -112,7 +112,9 @@ class TikaDocuments:
             self._url_down = False
             return ParsedDocument(NOT_TEXT, parsed)
         except DocumentError as exc:
-            return exc
+            # a fresh one: the caught one's traceback holds this call's frames, and with
+            # them the body, in a cycle only the cyclic GC would free
+            return DocumentError(exc.outcome, exc.reason)
         except TikaServiceError as exc:
             if process is None and exc.kind == "gone":
                 return self._url_gone(job, url, exc)
