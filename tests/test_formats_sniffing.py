@@ -8,6 +8,7 @@ import gc
 import io
 import json
 import sys
+import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -177,3 +178,17 @@ def test_sniffing_an_ole2_file_keeps_no_reference_to_its_body(name: str) -> None
         assert sys.getrefcount(body) == before
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("lead", [b"\n  ", b"\xef\xbb\xbf\n"])
+def test_sniffing_copies_no_body_that_starts_with_space(lead: bytes) -> None:
+    """The RTF signature and the markup check are read in place: a large body that opens
+    with whitespace (or a BOM) is not copied whole to be stripped."""
+    body = lead + b"plain words " * (1 << 19)  # 6 MiB
+    tracemalloc.start()
+    try:
+        decide(body, "text/html", URL, ids.ALL)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(body) // 4, peak

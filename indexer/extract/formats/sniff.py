@@ -33,6 +33,9 @@ import olefile
 from indexer import formats as ids
 from indexer.encoding.sniff import looks_binary
 
+# Matched in place, not on a stripped copy of a body that may be 100 MiB.
+_RTF_START = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\n\r\f\v]*\{\\rtf")
+_NOT_SPACE = re.compile(rb"[^ \t\n\r\f\v]")
 #: Declared formats whose producers also write text under their type (Excel's and Word's
 #: HTML, CSV and MHTML exports): text bytes so declared are judged by what they show.
 _TEXT_EXPORTS = frozenset({"doc", "xls"})
@@ -124,7 +127,7 @@ def signature_format(body: bytes, hint: str | None = None) -> str | None:
         return _zip_format(body, hint)
     if body.startswith(_OLE_MAGIC):
         return _ole_format(body, hint)
-    if body.removeprefix(b"\xef\xbb\xbf").lstrip()[:5] == b"{\\rtf":  # a UTF-8 BOM too
+    if _RTF_START.match(body):  # a UTF-8 BOM too
         return "rtf"
     return None
 
@@ -216,7 +219,11 @@ def _named_document(declared: str, url: str) -> str | None:
 
 def _plain(body: bytes) -> bool:
     """Text without any markup (NULs mean UTF-16, which the byte pattern cannot read)."""
-    return bool(body.strip()) and b"\x00" not in body[:4096] and _TAG.search(body) is None
+    return (
+        _NOT_SPACE.search(body) is not None
+        and b"\x00" not in body[:4096]
+        and _TAG.search(body) is None
+    )
 
 
 def describe(body: bytes) -> str:
