@@ -8,13 +8,16 @@ its words should find that page, not this one. They are known by their kind:
 
 - a *teaser* is a block whose text is cut short (it ends in an ellipsis) and then offers
   the rest by a link ("Read more", "Continue reading", "続きを読む", "続きはこちら" …): a
-  page's own paragraph is never cut off mid-sentence with a link to its remainder. The
-  heading just before it, in the same container, is the teased entry's title and goes
-  with it;
+  page's own paragraph is never cut off mid-sentence with a link to another page. It
+  stands after all of the content's other prose, in a container of its own (a paragraph
+  of the article folded behind "続きを読む" is the article's). The heading just before
+  it, in the same container, is the teased entry's title and goes with it;
 - a *news column* is a block or a run of list entries, before or after the content's
-  prose (:mod:`indexer.extract.zones`), made of at least :data:`_MIN_ITEMS` lines that
-  each open with a date and hold a headline (short, no running sentences), optionally
-  under a short label line ("新着情報", "What's new").
+  prose (:mod:`indexer.extract.zones`) and in a column of its own (a table cell or an
+  ``<aside>`` holding none of that prose: a schedule or a changelog under the article's
+  text is the article's), made of at least :data:`_MIN_ITEMS` lines that each open with a
+  date and hold a headline (short, no running sentences), optionally under a short label
+  line ("新着情報", "What's new").
 
 A page made of such blocks (a list of teasers, a news archive) keeps them: the share rule
 of :mod:`indexer.extract.extras` applies.
@@ -48,15 +51,16 @@ _COLUMN_TAGS = frozenset({"td", "th", "aside"})
 _DATED = re.compile(rf"^[\s\[(【〔■・●◆]*(?:{DATE.pattern})[\s\])】〕]*[:：|｜\-–]?\s*\S")
 
 
-def _last_link_text(owner: etree._Element) -> str | None:
-    """The text of the last ``<a href>`` inside ``owner``, or None."""
-    links = [a for a in owner.iter("a") if a.get("href")]
-    return "".join(map(str, links[-1].itertext())).strip() if links else None
-
-
 def is_teaser(block: Block) -> bool:
-    """True when ``block`` is cut short by an ellipsis and then links to its rest."""
-    more = _last_link_text(block.owner)
+    """True when ``block``'s text is cut short by an ellipsis and its last link, to
+    another page (not a ``#`` fragment or a script), offers the rest ("Read more")."""
+    links = [a for a in block.owner.iter("a") if a.get("href")]
+    if not links:
+        return False
+    href = str(links[-1].get("href", "")).strip().lower()
+    if href.startswith(("#", "javascript:")):
+        return False
+    more = "".join(map(str, links[-1].itertext())).strip()
     if not more or not _MORE.match(folded(more)):
         return False
     text = block.text.strip()
@@ -64,14 +68,18 @@ def is_teaser(block: Block) -> bool:
     return _ELLIPSIS.search(folded(head)) is not None
 
 
+def _previous(zones: Zones, index: int) -> int | None:
+    """The kept block just before block ``index``, or None for the first."""
+    position = zones.kept.index(index)
+    return zones.kept[position - 1] if position else None
+
+
 def _title_of(zones: Zones, index: int) -> int | None:
     """The kept heading just before block ``index`` in the same container, or None."""
-    seg = zones.seg
-    position = zones.kept.index(index)
-    if position == 0:
+    before = _previous(zones, index)
+    if before is None:
         return None
-    before = zones.kept[position - 1]
-    heading, block = seg.blocks[before], seg.blocks[index]
+    heading, block = zones.seg.blocks[before], zones.seg.blocks[index]
     if not heading.heading or heading.owner.getparent() is not block.owner.getparent():
         return None
     return before
@@ -97,7 +105,7 @@ def teaser_blocks(zones: Zones) -> set[int]:
     :data:`_MAX_TEASERS` of them and lighter than :data:`_TEASER_SHARE` of the rest (a page
     of teasers is a listing: its teasers are its content)."""
     blocks = zones.seg.blocks
-    teasers = [i for i in zones.kept if is_teaser(blocks[i]) and _links_away(blocks[i])]
+    teasers = [i for i in zones.kept if is_teaser(blocks[i])]
     if not teasers or len(teasers) > _MAX_TEASERS:
         return set()
     prose = [i for i in zones.kept if i not in teasers and is_prose(blocks[i])]
@@ -116,12 +124,6 @@ def teaser_blocks(zones: Zones) -> set[int]:
     return found
 
 
-def _links_away(block: Block) -> bool:
-    """True when the block's last link goes to another page (not ``#`` or a fragment)."""
-    links = [a.get("href", "").strip() for a in block.owner.iter("a") if a.get("href")]
-    return bool(links) and not links[-1].startswith("#") and links[-1].lower()[:11] != "javascript:"
-
-
 def _holds(container: etree._Element | None, owners: list[etree._Element]) -> bool:
     """True when ``container`` is or holds one of ``owners``."""
     if container is None:
@@ -138,22 +140,27 @@ def column_blocks(zones: Zones) -> set[int]:
     blocks = zones.seg.blocks
     prose = [blocks[i].owner for i in zones.kept if is_prose(blocks[i])]
     found: set[int] = set()
-    run: list[int] = []
-    for index in [*zones.kept, -1]:
-        block = blocks[index] if index >= 0 else None
-        apart = block is not None and zones.outside(index) and _apart(block, prose)
-        if block is not None and apart and _column_block(block):
-            found.add(index)
-            _take_label(zones, index, found, prose)
-            continue
-        if block is not None and apart and _entry(block):
+    run: list[int] = []  # consecutive dated entries
+    for index in zones.kept:
+        block = blocks[index]
+        apart = zones.outside(index) and _apart(block, prose)
+        if apart and _entry(block):
             run.append(index)
             continue
-        if len(run) >= _MIN_ITEMS:
-            found.update(run)
-            _take_label(zones, run[0], found, prose)
+        _take_run(zones, run, found, prose)
         run = []
+        if apart and _column_block(block):
+            found.add(index)
+            _take_label(zones, index, found, prose)
+    _take_run(zones, run, found, prose)
     return found
+
+
+def _take_run(zones: Zones, run: list[int], found: set[int], prose: list[etree._Element]) -> None:
+    """Add a run of dated entries and its label when it is long enough for a column."""
+    if len(run) >= _MIN_ITEMS:
+        found.update(run)
+        _take_label(zones, run[0], found, prose)
 
 
 def _apart(block: Block, prose: list[etree._Element]) -> bool:
@@ -174,10 +181,9 @@ def _entry(block: Block) -> bool:
 def _take_label(zones: Zones, index: int, found: set[int], prose: list[etree._Element]) -> None:
     """Add the short label block (or heading) just before ``index`` in its column, when
     there is one."""
-    position = zones.kept.index(index)
-    if position == 0:
+    before = _previous(zones, index)
+    if before is None:
         return
-    before = zones.kept[position - 1]
     label = zones.seg.blocks[before]
     text = label.text.strip()
     short = len(text) <= _MAX_LABEL and not _headline(text)
