@@ -8,9 +8,7 @@ import asyncio
 import gc
 import json
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -18,40 +16,18 @@ from indexer.errors import DocumentError
 from indexer.pipeline.docworkers import Job
 from indexer.pipeline.tikadocs import TikaDocuments
 from indexer.settings import ExtractSettings
-
-
-class _Refusing(BaseHTTPRequestHandler):
-    """``/health`` is ok; ``/parse`` answers 422 with the service's error JSON."""
-
-    def do_GET(self) -> None:
-        self._reply(200, b"ok")
-
-    def do_POST(self) -> None:
-        self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        error = {"error": "parse-error", "message": "not a document it can read"}
-        self._reply(422, json.dumps(error).encode())
-
-    def _reply(self, status: int, body: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: object) -> None:
-        return None
+from tests.faultserver import FaultServer, Reply
 
 
 @pytest.fixture
 def refusing_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Refusing)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    """A service whose ``/health`` is ok and whose ``/parse`` answers 422 with its error
+    JSON (a document it cannot read)."""
+    error = {"error": "parse-error", "message": "not a document it can read"}
+    with FaultServer() as server:
+        server.route("/health", Reply(body="ok", content_type="text/plain"))
+        server.route("/parse", Reply(422, json.dumps(error), content_type="application/json"))
+        yield server.base()
 
 
 def test_a_refused_document_keeps_no_reference_to_its_body(refusing_url: str) -> None:
