@@ -34,7 +34,7 @@ from indexer.pipeline.phases import abort
 from indexer.pipeline.processes import run_processes
 from indexer.pipeline.processplan import plan_of, prepare_outputs, require_frontier
 from indexer.pipeline.reconcile import MISSED
-from indexer.pipeline.summaries import format_launch
+from indexer.pipeline.summaries import format_launch, resume_hint
 from indexer.report import RunStats, format_summary
 from indexer.settings import Settings, Source
 
@@ -221,7 +221,7 @@ def _many(args: argparse.Namespace, settings: Settings) -> int:
         code, summary = run_processes(plan, display.update)
     if not args.quiet:
         print(format_launch(summary), file=sys.stderr)
-        if code == ExitCode.INTERRUPTED:
+        if code == ExitCode.INTERRUPTED and not resume_hint(summary):
             print("interrupted: run the same command with --resume to continue", file=sys.stderr)
     if args.summary_json:
         args.summary_json.write_text(json.dumps(summary, ensure_ascii=False, indent=2), "utf-8")

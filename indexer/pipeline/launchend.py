@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.crawl.frontier.members import split_outbox
 from indexer.errors import StateError
-from indexer.pipeline.launchstate import open_outboxes
+from indexer.outcomes import Outcome
+from indexer.pipeline.launchstate import RunCount, open_outboxes, run_count
 from indexer.pipeline.summaries import add_up
+from indexer.report import class_totals
 
 if TYPE_CHECKING:
     from indexer.pipeline.processes import Child, Launch
@@ -43,12 +45,34 @@ def summary(launch: Launch, seconds: float) -> dict[str, Any]:
     total["processes"] = entries
     total["died"] = sum(1 for e in entries if e["signal"])
     total["open_outboxes"] = []
+    total["counted"] = "processes"
     with contextlib.suppress(StateError):  # the frontier is gone: the children said so
         found = open_outboxes(launch.plan.url, launch.plan.stall_seconds)
         mine = {str(launch.plan.dir_of(c.index).resolve()) for c in launch.ended}
         # only this launch's: a refused launch is not to name another command's directories
         total["open_outboxes"] = [key for key in found if split_outbox(key)[1] in mine]
+        dirs = {launch.plan.dir_of(c.index) for c in launch.ended}
+        count_from_frontier(total, run_count(launch.plan.url, dirs, launch.began))
     return total
+
+
+def count_from_frontier(total: dict[str, Any], count: RunCount | None) -> None:
+    """Put the frontier's counts of the run into ``total`` (the processes' added up): the
+    outcomes, ``indexed`` and the class totals count each URL once, by its last outcome,
+    whichever process ended it, also one that died or failed without a summary, or that
+    a stalled process ended a second time after its hosts were taken over; ``fetched`` is
+    the processes' summaries or, when more, their last progress rows (one wrote no summary);
+    ``acknowledged`` and the reasons stay the processes' own. Adds ``run``, ``left`` (URLs
+    of the run not done) and ``run_closed``; ``counted`` becomes ``frontier``. Nothing
+    changes when ``count`` is None (no process of the launch joined a run)."""
+    if count is None:
+        return
+    total.update(class_totals(count.outcomes))
+    total["outcomes"] = dict(count.outcomes)
+    total["indexed"] = count.outcomes.get(Outcome.INDEXED.value, 0)
+    total["pending"] = count.left
+    total["fetched"] = max(total["fetched"], count.fetched)  # a process without a summary
+    total.update(run=count.run, left=count.left, run_closed=count.closed, counted="frontier")
 
 
 def _order(child: Child) -> tuple[int, bool]:

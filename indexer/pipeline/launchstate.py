@@ -9,12 +9,14 @@ opens a connection of its own (the parent holds none while its children crawl); 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from indexer.crawl.frontier.postgres.connection import PgConnection
 from indexer.crawl.frontier.postgres.runclose import outbox_key
 from indexer.crawl.frontier.postgres.schema import NAMESPACE, stored_version
+from indexer.crawl.frontier.progress import parse
 from indexer.settings_frontier import STALL_SECONDS
 
 #: The frontier schema's version with ``run_outboxes`` (:mod:`..postgres.runclose`).
@@ -74,5 +76,68 @@ def open_outboxes(url: str, stall_seconds: float = STALL_SECONDS) -> list[str]:
         if (stored_version(db) or 0) < RUN_END_VERSION:  # process 0 failed before making it
             return []
         return [str(row[0]) for row in db.execute(_OPEN_OUTBOXES)]
+    finally:
+        db.close()
+
+
+#: The frontier's version with ``run_members`` (:mod:`..postgres.members`).
+MEMBERS_VERSION = 5
+_MY_RUN = "SELECT MAX(run) FROM run_members WHERE started >= ? AND outbox IN ({})"
+_PROGRESS = "SELECT data FROM run_members WHERE run=? AND started >= ? AND outbox IN ({})"
+_ENDED_IN = (
+    "SELECT outcome, COUNT(*) FROM urls WHERE run=? AND state='done' AND outcome IS NOT NULL "
+    "AND updated >= ? GROUP BY outcome ORDER BY outcome"
+)
+_LEFT = "SELECT COUNT(*) FROM urls WHERE run=? AND state<>'done'"
+_FINISHED = "SELECT finished IS NOT NULL FROM runs WHERE id=?"
+
+
+@dataclass(frozen=True, slots=True)
+class RunCount:
+    """What the shared frontier holds of the run a launch crawled.
+
+    Attributes:
+        run: the run number.
+        outcomes: ``{outcome: URLs}`` of the URLs that ended in the run since the launch
+            started, each URL once (its last outcome), whichever process ended it.
+        left: URLs of the run not done yet (queued, or claimed by a process that stopped).
+        closed: whether the run is closed (``runs.finished`` set).
+        fetched: the fetches of the launch's processes in their last progress rows (each
+            written at most every 2 s: the count of a process that wrote no summary).
+    """
+
+    run: int
+    outcomes: dict[str, int]
+    left: int
+    closed: bool
+    fetched: int
+
+
+def run_count(
+    url: str, data_dirs: Iterable[Path], since: float, stall_seconds: float = STALL_SECONDS
+) -> RunCount | None:
+    """The newest run that a process of ``data_dirs`` joined at or after epoch ``since``,
+    counted from the frontier at ``url``; None when none did (they failed before joining)
+    or the tables are older than ``run_members``.
+
+    Raises:
+        StateError: the frontier cannot be read (named without its password).
+    """
+    keys = [outbox_key(d) for d in data_dirs]
+    db = PgConnection(url, NAMESPACE, stall_seconds)
+    try:
+        if not keys or (stored_version(db) or 0) < MEMBERS_VERSION:
+            return None
+        row = db.execute(_MY_RUN.format(", ".join("?" * len(keys))), (since, *keys)).fetchone()
+        if row is None or row[0] is None:
+            return None
+        run = int(row[0])
+        outcomes = {str(o): int(n) for o, n in db.execute(_ENDED_IN, (run, since))}
+        left = db.execute(_LEFT, (run,)).fetchone()
+        closed = db.execute(_FINISHED, (run,)).fetchone()
+        rows = db.execute(_PROGRESS.format(", ".join("?" * len(keys))), (run, since, *keys))
+        fetched = sum(p.fetched for (data,) in rows if data and (p := parse(data)) is not None)
+        ended = bool(closed and closed[0])
+        return RunCount(run, outcomes, int(left[0]) if left else 0, ended, fetched)
     finally:
         db.close()

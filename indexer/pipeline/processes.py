@@ -88,6 +88,7 @@ class Launch:
     failed: bool = False
     stop_at: float | None = None  # the frontier went away: the others stopped at this time
     progress: LaunchProgress = field(default_factory=LaunchProgress)
+    began: float = field(default_factory=time.time)  # epoch s: what the frontier counts
 
     def start(self, index: int, *, join: bool, replaces: int | None = None) -> Child:
         """Start child ``index`` in a session of its own, hand it the frontier URL by pipe

@@ -84,7 +84,12 @@ def process_line(entry: Mapping[str, Any]) -> str:
 def format_launch(summary: Mapping[str, Any]) -> str:
     """The closing lines of ``--processes N``: :func:`indexer.report.format_summary` of the
     added-up counts, then a line per process (:func:`process_line`)."""
-    lines = [format_summary(dict(summary))]
+    shown = dict(summary)
+    if any(entry.get("summary") is None for entry in summary["processes"]):
+        shown["acknowledged"] = shown["indexed"]  # unknown: a process gave no summary
+    lines = [format_summary(shown)]
+    if summary.get("counted") == "frontier":
+        lines.append(f"counted from the frontier (run {summary['run']}): each URL once")
     lines += [process_line(entry) for entry in summary["processes"]]
     if summary.get("died"):
         lines.append(f"{summary['died']} process(es) died: exit 1 (see `indexer report`)")
@@ -96,4 +101,17 @@ def format_launch(summary: Mapping[str, Any]) -> str:
         )
     if summary.get("open_outboxes"):
         lines.append(f"(to that command {DRAIN_NOTE})")
-    return "\n".join(lines)
+    hint = resume_hint(summary)
+    return "\n".join(lines + ([hint] if hint else []))
+
+
+def resume_hint(summary: Mapping[str, Any]) -> str:
+    """What ``--resume`` continues when the run stays open with URLs to crawl: ``run 3 stays
+    open with 1622 URLs to crawl: the same command with --resume continues it``; '' when
+    the run is closed, has none left, or the frontier could not be read."""
+    if summary.get("counted") != "frontier" or summary.get("run_closed") or not summary["left"]:
+        return ""
+    return (
+        f"run {summary['run']} stays open with {summary['left']} URLs to crawl: "
+        "the same command with --resume continues it"
+    )

@@ -83,7 +83,8 @@ class HopRecords(RecrawlRecords):
             "INSERT INTO urls (url, host, depth, run, state, outcome, reason, reached_run, "
             "fetched_run, updated) VALUES (?, ?, ?, ?, 'done', 'indexed', ?, ?, ?, ?) "
             "ON CONFLICT(url) DO UPDATE SET state='done', outcome='indexed', "
-            "reason=excluded.reason, reached_run=excluded.run, run=excluded.run "
+            "reason=excluded.reason, reached_run=excluded.run, run=excluded.run, "
+            "updated=excluded.updated "
             "WHERE urls.run < excluded.run OR urls.state IN ('queued', 'fetching')",
             (url, host, depth, self.run, reason, self.run, self.run, time.time()),
         )
