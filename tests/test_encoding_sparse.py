@@ -64,3 +64,41 @@ def test_a_latin_declaration_over_latin_symbols_is_honoured(line: str) -> None:
     page = _page(line, "")
     decoded = decode_body(page.encode("cp1252"), "text/html; charset=iso-8859-1")
     assert decoded.encoding == "windows-1252" and decoded.text == page
+
+
+@pytest.mark.parametrize("word", ["峠", "畑", "働"])
+@pytest.mark.parametrize("line", LINES)
+def test_one_euc_jp_kanji_that_is_also_valid_utf8_decodes_as_euc_jp(word: str, line: str) -> None:
+    """Bytes C6–DF then A1–BF are one EUC-JP kanji and one valid two-byte UTF-8 sequence
+    of Latin Extended-B (峠 → ƽ, 畑 → Ȫ, 働 → Ư): a letter no text writes alone."""
+    page = _page(line, word)
+    decoded = decode_body(page.encode("euc_jp"), "text/html")
+    assert (decoded.encoding, decoded.text) == ("euc_jp", page)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Aperture \u0192 2.8 at 1/250 s.",
+        "The vowel \u0259 is a schwa; stress \u02c8 comes first.",
+        "Vi\u1ec7t Nam: H\u1ed3 Ch\u00ed Minh, \u01b0u ti\u00ean.",
+        "\u0420\u0443\u0441\u0441\u043a\u0438\u0439 \u0432 \u0434\u043e\u043c\u0435",
+        "Click consonant \u01c2 and \u01c0 in Khoekhoe.",
+    ],
+)
+def test_utf8_with_rare_latin_or_other_scripts_stays_utf8(text: str) -> None:
+    page = _page("{word}", text)
+    decoded = decode_body(page.encode("utf-8"), "text/html")
+    assert (decoded.encoding, decoded.text) == ("utf-8", page)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Today we ate {word} for lunch.", "Lunch: {word} and rice.", "Menu of the day: {word}"],
+)
+def test_one_shift_jis_kanji_is_not_read_as_johab(line: str) -> None:
+    """The detector answers Johab (a DOS-era Korean code page outside the WHATWG Encoding
+    Standard) for 鰯 in Shift_JIS among ASCII: no web page is written in it."""
+    page = _page(line, "鰯")
+    decoded = decode_body(page.encode("cp932"), "text/html")
+    assert (decoded.encoding, decoded.text) == ("cp932", page)

@@ -175,9 +175,10 @@ def _sniff_or_detect(body: bytes) -> tuple[str, str]:
         return utf16, "sniff"
     if sniff.sniff_iso2022_jp(body):
         return "iso2022_jp", "sniff"
-    if sniff.is_utf8(body):
-        return "utf-8", "sniff"
     thin = detect.non_ascii_bytes(body[: detect.DETECT_BYTES]) < detect.STRONG_EVIDENCE_BYTES
+    if sniff.is_utf8(body):
+        japanese = sparse.utf8_misread(body[: detect.DETECT_BYTES]) if thin else None
+        return ("utf-8", "sniff") if japanese is None else (japanese, "guess")
     if sniff.mostly_utf8(body):
         return "utf-8", "guess" if thin else "detected"
     detected = detect.detect(body)

@@ -18,7 +18,8 @@ holds, sequence by sequence (:func:`plausibility`):
 
 A Japanese reading must be plausible by :data:`MARGIN` more than the detector's answer
 (cp932, EUC-JP, windows-1252 or none) to replace it; a Latin reading is never chosen here
-(a lone ``±`` or ``ｱ`` is the detector's call), nor is a Chinese or Korean answer replaced.
+(a lone ``±`` or ``ｱ`` is the detector's call), nor is a Chinese or Korean answer replaced,
+except one no web page is written in (Johab: not in the WHATWG Encoding Standard).
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ from indexer.encoding.prior import COMMON_KANJI
 JAPANESE = ("euc_jp", "cp932")
 #: The answers weighed against them: these and the usual single-byte code page.
 CANDIDATES = (*JAPANESE, "windows-1252")
+#: Answers a web page is not written in: encodings outside the WHATWG Encoding Standard
+#: (browsers cannot decode them), such as Johab, a DOS-era Korean code page, which the
+#: detector gives for a few Shift_JIS kanji or half-width katakana.
+NOT_WEB = frozenset({"johab"})
 #: A reading replaces the detector's answer when its plausibility is this much higher.
 MARGIN = 0.25
 # A run of non-ASCII characters standing as a word: no ASCII letter or digit touches it.
@@ -88,7 +93,9 @@ def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
     or None to keep it: the most plausible of :data:`JAPANESE` (a tie: the first), when it
     beats ``answer``'s own plausibility (0 for no answer) by :data:`MARGIN`. An answer
     outside :data:`CANDIDATES` (a Cyrillic or Chinese code page the detector kept on its
-    own evidence) is kept."""
+    own evidence) is kept; one in :data:`NOT_WEB` counts as no answer."""
+    if answer in NOT_WEB:
+        answer = None  # not what a page is written in: weighed as no answer
     if answer is not None and answer not in CANDIDATES:
         return None
     scores = {c: s for c in JAPANESE if (s := plausibility(sample, c)) is not None}
@@ -103,3 +110,23 @@ def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
 
 def _own(sample: bytes, answer: str | None) -> float | None:
     return None if answer is None else plausibility(sample, answer)
+
+
+#: Characters no text writes as a word of their own: Latin Extended-B, the IPA extensions
+#: and the spacing modifier letters (U+0180–U+02FF). One EUC-JP kanji of JIS rows 38–63
+#: (bytes C6–DF, A1–BF) is also a valid two-byte UTF-8 sequence in this range (峠 → ƽ).
+_STRAY_LATIN = re.compile("(?<![A-Za-z0-9])[\u0180-\u02ff](?![A-Za-z0-9])")
+
+
+def utf8_misread(sample: bytes) -> str | None:
+    """The Japanese encoding of valid UTF-8 ``sample`` with few non-ASCII bytes, or None
+    when it is UTF-8: every non-ASCII character of the UTF-8 reading stands alone and is
+    one of :data:`_STRAY_LATIN`, and EUC-JP or Shift_JIS reads the bytes strictly and
+    plausibly (:func:`weigh_sparse` against no answer, at least 0.5 by
+    :func:`plausibility`)."""
+    text = sample.decode("utf-8", "ignore")
+    non_ascii = charclass.NON_ASCII.findall(text)
+    if not non_ascii or len(_STRAY_LATIN.findall(text)) != len(non_ascii):
+        return None
+    best = weigh_sparse(sample, None)
+    return best if best is not None and (plausibility(sample, best) or 0.0) >= 0.5 else None
