@@ -100,6 +100,29 @@ SITES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         JA,
         ("システム停止のお知らせ", "連休中の窓口について"),
     ),
+    # an old public-office layout: the news column dated in the Japanese era (R6.5.8)
+    "ja-table-news-era": (
+        _page(
+            "勤怠システム",
+            "<table><tr><td><h1>勤怠システム移行</h1>{own}</td><td><font size='2'>"
+            "<b>更新履歴</b><br>R6.5.8 窓口受付時間の変更<br>R6.4.2 申請様式を更新しました"
+            "<br>R6.4.1 組織改編のお知らせ<br>H31.4.1 ホームページを開設</font></td>"
+            "</tr></table>",
+        ),
+        JA,
+        ("窓口受付時間の変更", "組織改編のお知らせ", "ホームページを開設"),
+    ),
+    "ja-table-news-era-kanji": (
+        _page(
+            "勤怠システム",
+            "<table><tr><td><h1>勤怠システム移行</h1>{own}</td><td><b>新着情報</b><br>"
+            "令和6年5月8日 夏季休業のお知らせを掲載<br>令和6年4月15日 防災訓練の日程を更新<br>"
+            "令和6年4月1日 新年度の組織図を掲載しました<br>令和6年3月1日 食堂メニュー変更のお知らせ"
+            "</td></tr></table>",
+        ),
+        JA,
+        ("夏季休業のお知らせを掲載", "防災訓練の日程を更新", "新着情報"),
+    ),
     # an English intranet: a "What's new" column beside the article
     "en-table-news": (
         _page(
