@@ -74,6 +74,49 @@ SITES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
         JA,
         ("駐車場の利用許可を更新しました", "北側駐車場の利用許可証"),
     ),
+    # a blog theme: the next entry's opening, then the more link in a paragraph of its own
+    "ja-blog-more-own-p": (
+        _page(
+            "勤怠システム",
+            "<div class='post'><h1>勤怠システム移行</h1>{own}<div class='next-post'>"
+            "<h3>社員食堂のメニューが新しくなります</h3><p>来週から社員食堂では季節の定食が加わり、"
+            "価格の見直しも行われる予定で…</p><p><a href='/p3'>もっと見る</a></p></div></div>",
+        ),
+        JA,
+        ("社員食堂のメニューが新しくなります", "来週から社員食堂では", "もっと見る"),
+    ),
+    "en-news-continue": (
+        _page(
+            "Timesheets",
+            "<article><h1>Timesheet move</h1>{own}<div class='related'>"
+            "<h3>Lift maintenance on Friday</h3><p>Both lifts in building B will be out of "
+            "service on Friday morning while the contractor replaces the cables and... "
+            "<a href='/l'>Continue »</a></p></div></article>",
+        ),
+        EN,
+        ("Lift maintenance on Friday", "Both lifts in building B"),
+    ),
+    "ja-notice-shosai": (
+        _page(
+            "勤怠システム",
+            "<div id='main'><h1>勤怠システム移行</h1>{own}<div class='pickup'>"
+            "<h4>健康診断の予約受付を開始しました</h4><p>今年度の定期健康診断は六月から実施し、"
+            "予約は社内ポータルから受け付けて…<a href='/k'>詳しくはこちら</a></p></div></div>",
+        ),
+        JA,
+        ("健康診断の予約受付を開始しました", "今年度の定期健康診断"),
+    ),
+    "en-blog-read-on-own-p": (
+        _page(
+            "Timesheets",
+            "<div class='entry'><h1>Timesheet move</h1>{own}<div class='entry'>"
+            "<h2>Printer fleet replaced</h2><p>Every floor gets two new printers next week, "
+            "and the old ones will be collected by facilities over the…</p>"
+            "<p><a href='/pr'>Read on</a></p></div></div>",
+        ),
+        EN,
+        ("Printer fleet replaced", "Every floor gets two new printers", "Read on"),
+    ),
     # a table layout: a right-hand column of dated headlines under 新着情報
     "ja-table-news": (
         _page(

@@ -36,8 +36,9 @@ from indexer.extract.zones import Zones, folded, is_prose
 # The offer of the rest, as a link's text (NFKC, lower case), with optional brackets.
 _MORE = re.compile(
     r"^[\[(<«【〔\s]*(?:read\s+(?:the\s+)?(?:more|rest|full\s+(?:story|article|post))"
-    r"|continue\s+reading|more|full\s+story|keep\s+reading"
-    r"|続きを読む|続きはこちら|続きを見る|もっと読む|全文を読む|全文を表示|全文はこちら|続き)"
+    r"|continue(?:\s+reading)?|more|full\s+story|keep\s+reading|read\s+on"
+    r"|続きを読む|続きはこちら|続きを見る|もっと読む|もっと見る|全文を読む|全文を表示|全文はこちら"
+    r"|詳しくはこちら|詳細はこちら|続き)"
     r"[\s»>›→)\]】〕.…]*$"
 )
 _ELLIPSIS = re.compile(r"(?:\.{3}|…|‥|・・・)\s*[\[(<«【〔]?\s*$")
@@ -54,18 +55,40 @@ _DATED = re.compile(rf"^[\s\[(【〔■・●◆]*(?:{DATE.pattern})[\s\])】〕
 def is_teaser(block: Block) -> bool:
     """True when ``block``'s text is cut short by an ellipsis and its last link, to
     another page (not a ``#`` fragment or a script), offers the rest ("Read more")."""
-    links = [a for a in block.owner.iter("a") if a.get("href")]
-    if not links:
-        return False
-    href = str(links[-1].get("href", "")).strip().lower()
-    if href.startswith(("#", "javascript:")):
-        return False
-    more = "".join(map(str, links[-1].itertext())).strip()
-    if not more or not _MORE.match(folded(more)):
+    more = _more_link(block)
+    if more is None:
         return False
     text = block.text.strip()
     head = text[: len(text) - len(more)] if text.endswith(more) else text
     return _ELLIPSIS.search(folded(head)) is not None
+
+
+def _more_link(block: Block) -> str | None:
+    """The text of ``block``'s last link when it offers the rest of another page, or None."""
+    links = [a for a in block.owner.iter("a") if a.get("href")]
+    if not links:
+        return None
+    href = str(links[-1].get("href", "")).strip().lower()
+    if href.startswith(("#", "javascript:")):
+        return None
+    more = "".join(map(str, links[-1].itertext())).strip()
+    return more if more and _MORE.match(folded(more)) else None
+
+
+def _cut_before_more(zones: Zones, index: int) -> int | None:
+    """The block of the more link that follows block ``index`` on its own (a paragraph
+    cut by an ellipsis, then ``<p><a>Read more</a></p>`` in the same container; kept or
+    not, as a lone link often is not), or None."""
+    blocks = zones.seg.blocks
+    if index + 1 >= len(blocks):
+        return None
+    block, after = blocks[index], blocks[index + 1]
+    if after.owner.getparent() is not block.owner.getparent():
+        return None
+    more = _more_link(after)
+    if more is None or after.text.strip() != more:
+        return None
+    return index + 1 if _ELLIPSIS.search(folded(block.text.strip())) else None
 
 
 def _previous(zones: Zones, index: int) -> int | None:
@@ -106,9 +129,12 @@ def teaser_blocks(zones: Zones) -> set[int]:
     of teasers is a listing: its teasers are its content)."""
     blocks = zones.seg.blocks
     teasers = [i for i in zones.kept if is_teaser(blocks[i])]
+    links = {i: more for i in zones.kept if (more := _cut_before_more(zones, i)) is not None}
+    teasers = sorted({*teasers, *links})
     if not teasers or len(teasers) > _MAX_TEASERS:
         return set()
     prose = [i for i in zones.kept if i not in teasers and is_prose(blocks[i])]
+    prose = [i for i in prose if i not in links.values()]
     if not prose or teasers[0] < prose[-1]:
         return set()
     owners = [blocks[i].owner for i in prose]
@@ -116,7 +142,7 @@ def teaser_blocks(zones: Zones) -> set[int]:
         return set()
     if zones.body_weight(teasers) > _TEASER_SHARE * zones.body_weight(prose):
         return set()
-    found = set(teasers)
+    found = {*teasers, *(i for i in links.values() if i in zones.kept)}
     for index in teasers:
         title = _title_of(zones, index)
         if title is not None:
