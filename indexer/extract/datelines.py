@@ -110,13 +110,20 @@ def is_dateline_text(text: str, heading: bool = False) -> bool:
 
 
 def _listed(block: Block) -> bool:
-    """True for a table cell or row, or an entry of a list of more than ``_MAX_ITEMS``."""
+    """True for a table cell or row, or an entry of a list of more than ``_MAX_ITEMS``
+    or of one in which two entries or more are a date and what happened on it (a
+    chronology, a news list; a list of the article's metadata holds dates, times and
+    dateline words only: "Published May 8", "Updated May 9")."""
     owner = block.owner
     if owner.tag in _TABLE_TAGS or any(a.tag in _TABLE_TAGS for a in owner.iterancestors()):
         return True
     if owner.tag in ("li", "dd", "dt"):
         parent = owner.getparent()
-        return parent is not None and len(parent) > _MAX_ITEMS
+        if parent is None:
+            return False
+        items = [folded("".join(i.itertext())) for i in parent if isinstance(i.tag, str)]
+        events = sum(1 for item in items if DATE.search(item) and _residue(item))
+        return len(items) > _MAX_ITEMS or events >= 2
     return False
 
 

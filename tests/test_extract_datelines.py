@@ -1,0 +1,87 @@
+"""Datelines by kind (:mod:`indexer.extract.datelines`): the dateline of a notice is out
+of the text, in Western and Japanese-era dates, also as the one dated entry of a list of
+the entry's metadata; a short chronology (沿革, a release history) is the page's own text
+in the search profile, however few its entries."""
+
+from __future__ import annotations
+
+import pytest
+
+from indexer.extract import extract
+from indexer.extract.profile import PROFILES
+
+URL = "http://intra.example/about/history.html"
+INTRO = (
+    "当社は地域の物流を支える会社として創業し、倉庫の管理から配送までを一貫して担ってきました。"
+    "これまでの主な歩みを以下にまとめます。"
+)
+EN_INTRO = (
+    "The records office keeps every archived contract of the company and answers requests "
+    "from all departments; its main steps so far are listed below."
+)
+
+
+def _texts(body: str, title: str = "会社概要") -> dict[str, str]:
+    html = f"<html><head><title>{title}</title></head><body>{body}</body></html>"
+    return {profile: extract(html, URL, profile=profile).text for profile in PROFILES}
+
+
+CHRONOLOGIES = {
+    "ja-ul": (
+        INTRO,
+        ("2015年4月 本社倉庫を開設", "2018年10月 配送センター稼働", "2021年6月 冷蔵倉庫を増設"),
+        "ul",
+    ),
+    "ja-era-ul": (
+        INTRO,
+        (
+            "平成27年4月 本社倉庫を開設",
+            "平成30年10月 配送センター稼働",
+            "令和3年6月 冷蔵倉庫を増設",
+        ),
+        "ul",
+    ),
+    "en-ol": (
+        EN_INTRO,
+        ("March 2016 Archive opened", "May 2019 Scanning began", "June 2022 Portal launched"),
+        "ol",
+    ),
+    "ja-two": (INTRO, ("2015年4月 本社倉庫を開設", "2021年6月 冷蔵倉庫を増設"), "ul"),
+}
+
+
+@pytest.mark.parametrize("site", sorted(CHRONOLOGIES))
+def test_a_short_chronology_after_one_paragraph_stays(site: str) -> None:
+    intro, entries, tag = CHRONOLOGIES[site]
+    items = "".join(f"<li>{entry}</li>" for entry in entries)
+    body = f"<div id='main'><h1>沿革</h1><p>{intro}</p><{tag}>{items}</{tag}></div>"
+    text = _texts(body)["search"]  # precision keeps an article's prose, not always its lists
+    for entry in entries:
+        assert entry in text, (entry, text)
+
+
+@pytest.mark.parametrize(
+    "dateline",
+    ["掲載日：令和6年5月8日", "更新日 R6.5.8", "公開日：2024年5月8日", "Posted May 8, 2024"],
+)
+def test_a_notices_dateline_is_out(dateline: str) -> None:
+    body = f"<article><h1>倉庫の点検</h1><p>{dateline}</p><p>{INTRO}</p></article>"
+    for profile, text in _texts(body).items():
+        assert dateline not in text and INTRO in text, (profile, text)
+
+
+def test_the_date_of_a_metadata_list_is_out_and_the_text_stays() -> None:
+    meta = "<ul class='meta'><li>2024年5月8日</li><li>総務部</li><li>お知らせ</li></ul>"
+    body = f"<article><h1>倉庫の点検</h1>{meta}<p>{INTRO}</p></article>"
+    for profile, text in _texts(body).items():
+        assert "2024年5月8日" not in text and INTRO in text, (profile, text)
+
+
+def test_a_metadata_list_with_published_and_updated_dates_is_out() -> None:
+    meta = (
+        "<ul class='meta'><li>Nov 20 2019, 11:06am IST</li>"
+        "<li>Updated: Nov 20 2019, 3:24pm IST</li></ul>"
+    )
+    body = f"<article><h1>Records office</h1>{meta}<p>{EN_INTRO}</p></article>"
+    for profile, text in _texts(body, "Records office").items():
+        assert "Nov 20" not in text and EN_INTRO in text, (profile, text)
