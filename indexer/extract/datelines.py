@@ -121,7 +121,7 @@ def _listed(block: Block) -> bool:
         parent = owner.getparent()
         if parent is None:
             return False
-        items = [folded("".join(i.itertext())) for i in parent if isinstance(i.tag, str)]
+        items = [folded("".join(map(str, i.itertext()))) for i in parent if isinstance(i.tag, str)]
         events = sum(1 for item in items if DATE.search(item) and _residue(item))
         return len(items) > _MAX_ITEMS or events >= 2
     return False
