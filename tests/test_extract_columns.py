@@ -299,3 +299,68 @@ def test_the_pages_own_dated_or_folded_text_stays(name: str) -> None:
     for profile in PROFILES:
         text = extract(OWN_TEXT[name], URL, profile=profile).text
         assert KEPT[name] in text, (profile, text)
+
+
+# --- a box of related entries, named by its heading's class --------------------------------
+
+_EXCERPT_EN = (
+    "<div class='card'><h4>{title}</h4><p>The facilities team explains in this entry how the "
+    "{title} works, who to ask about it and what changes for visitors and staff this year, "
+    "with the dates of every step.</p></div>"
+)
+_EXCERPT_JA = (
+    "<div class='card'><h4>{title}</h4><p>この記事では{title}の仕組みと問い合わせ先、"
+    "今年度から変わる点について、各段階の日程とあわせて総務部がくわしく説明します。</p></div>"
+)
+RELATED = {
+    "en-wp-related-article": (
+        "<article class='post'><h1>Timesheet move</h1>{own}</article><article class='post'>"
+        "<h3 class='relatedpoststitle'>You may also like...</h3>{cards}</article>",
+        EN,
+        _EXCERPT_EN,
+        ("parking permit", "canteen rota", "lift service", "badge renewal"),
+    ),
+    "ja-blog-related-div": (
+        "<div id='main'><div class='entry'><h1>勤怠システム移行</h1>{own}</div>"
+        "<div class='yarpp-related'><h2 class='yarpp-title'>関連記事</h2>{cards}</div></div>",
+        JA,
+        _EXCERPT_JA,
+        ("駐車場の許可証", "食堂の当番表", "入館証の更新"),
+    ),
+    "en-recommend-section": (
+        "<main><h1>Timesheet move</h1>{own}<section><h2 id='recommended'>Recommended "
+        "for you</h2>{cards}</section></main>",
+        EN,
+        _EXCERPT_EN,
+        ("parking permit", "canteen rota", "lift service"),
+    ),
+}
+
+
+@pytest.mark.parametrize("site", sorted(RELATED))
+def test_a_box_of_related_entries_is_out(site: str) -> None:
+    template, own, card, titles = RELATED[site]
+    cards = "".join(card.format(title=title) for title in titles)
+    html = _page("t", template.format(own=_own(own), cards=cards))
+    for profile in PROFILES:
+        text = extract(html, URL, profile=profile).text
+        for line in own:
+            assert line in text, (profile, line, text)
+        for title in titles:
+            assert title not in text, (profile, title, text)
+
+
+def test_an_articles_own_related_section_stays() -> None:
+    """A heading classed ``related-work`` that ends the article's own container is its
+    last section, not a box of other entries."""
+    section = (
+        "Earlier studies of timesheet systems measured the time spent on approvals, and "
+        "this move follows their advice on briefings before the change."
+    )
+    html = _page(
+        "t",
+        f"<article><h1>Timesheet move</h1>{_own(EN)}<h2 class='related-work'>Related work"
+        f"</h2><p>{section}</p></article>",
+    )
+    for profile in PROFILES:
+        assert section in extract(html, URL, profile=profile).text, profile

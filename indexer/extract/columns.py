@@ -1,4 +1,4 @@
-"""Teasers of other entries and news columns: text of other pages shown beside this one.
+"""Teasers of other entries, news columns and related boxes: other pages' text beside this one.
 
 An entry page often ends with the start of another entry ("Parking permits renewed / All
 permits for the north lot were renewed this week… Read more"), and a table layout puts a
@@ -17,10 +17,14 @@ its words should find that page, not this one. They are known by their kind:
   ``<aside>`` holding none of that prose: a schedule or a changelog under the article's
   text is the article's), made of at least :data:`_MIN_ITEMS` lines that each open with a
   date and hold a headline (short, no running sentences), optionally under a short label
-  line ("新着情報", "What's new").
+  line ("新着情報", "What's new");
+- a *box of related entries* opens with a heading whose class or id names it ("related",
+  "recommended", "yarpp"), after some of the content's prose, in a container holding none
+  of that prose: the heading and everything after it in that container go, however much
+  text the entries' excerpts hold (a site's "You may also like..." under every entry).
 
-A page made of such blocks (a list of teasers, a news archive) keeps them: the share rule
-of :mod:`indexer.extract.extras` applies.
+A page made of teasers or news (a list of teasers, a news archive) keeps them: the share
+rule of :mod:`indexer.extract.extras` applies.
 """
 
 from __future__ import annotations
@@ -215,3 +219,32 @@ def _take_label(zones: Zones, index: int, found: set[int], prose: list[etree._El
     short = len(text) <= _MAX_LABEL and not _headline(text)
     if zones.outside(before) and short and _apart(label, prose):
         found.add(before)
+
+
+# A heading's class or id naming a box of other entries ("relatedposts", "yarpp-related").
+_RELATED = re.compile(r"related|relation|recommend|yarpp|you-may|also-like|pickup")
+
+
+def related_blocks(zones: Zones) -> set[int]:
+    """Kept blocks of a box of other entries: a heading whose class or id names one
+    (:data:`_RELATED`: "Related posts", "Você pode gostar...", "関連記事") after some of the
+    content's prose, and every block after it in the heading's container, when that
+    container holds none of the prose before the heading (the box is a container of its
+    own, not the article's last section)."""
+    blocks, kept = zones.seg.blocks, set(zones.kept)
+    prose: list[etree._Element] = []
+    for index, block in enumerate(blocks):  # the heading may be dropped already (its class)
+        if not block.heading:
+            if index in kept and is_prose(block):
+                prose.append(block.owner)
+            continue
+        names = f"{block.owner.get('class', '')} {block.owner.get('id', '')}".lower()
+        box = block.owner.getparent()
+        if not prose or not _RELATED.search(names) or box is None or _holds(box, prose):
+            continue
+        return {i for i in zones.kept if i >= index and _within(blocks[i].owner, box)}
+    return set()
+
+
+def _within(element: etree._Element, container: etree._Element) -> bool:
+    return element is container or container in element.iterancestors()
