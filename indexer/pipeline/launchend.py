@@ -46,6 +46,7 @@ def summary(launch: Launch, seconds: float) -> dict[str, Any]:
     total["died"] = sum(1 for e in entries if e["signal"])
     total["open_outboxes"] = []
     total["counted"] = "processes"
+    total["counted_note"] = "the frontier could not be read at the end"
     with contextlib.suppress(StateError):  # the frontier is gone: the children said so
         found = open_outboxes(launch.plan.url, launch.plan.stall_seconds)
         mine = {str(launch.plan.dir_of(c.index).resolve()) for c in launch.ended}
@@ -63,16 +64,25 @@ def count_from_frontier(total: dict[str, Any], count: RunCount | None) -> None:
     a stalled process ended a second time after its hosts were taken over; ``fetched`` is
     the processes' summaries or, when more, their last progress rows (one wrote no summary);
     ``acknowledged`` and the reasons stay the processes' own. Adds ``run``, ``left`` (URLs
-    of the run not done) and ``run_closed``; ``counted`` becomes ``frontier``. Nothing
-    changes when ``count`` is None (no process of the launch joined a run)."""
+    of the run not done), ``run_closed`` and ``others_live``; ``counted`` becomes
+    ``frontier``. The counts stay the processes' (with ``counted_note`` saying why) when
+    ``count`` is None (the frontier could not be read, or no process joined a run) or the
+    run was shared with another launch (``--join``: whose URL is whose is not stored)."""
     if count is None:
+        total["counted_note"] = "no process of this launch joined a run"
+        return
+    total.update(run=count.run, left=count.left, run_closed=count.closed)
+    total["others_live"] = count.others_live
+    if count.shared:  # another launch's processes ended URLs of the run too
+        total["counted_note"] = "another launch crawled the run too"
         return
     total.update(class_totals(count.outcomes))
     total["outcomes"] = dict(count.outcomes)
     total["indexed"] = count.outcomes.get(Outcome.INDEXED.value, 0)
     total["pending"] = count.left
     total["fetched"] = max(total["fetched"], count.fetched)  # a process without a summary
-    total.update(run=count.run, left=count.left, run_closed=count.closed, counted="frontier")
+    total["counted"] = "frontier"
+    total.pop("counted_note", None)
 
 
 def _order(child: Child) -> tuple[int, bool]:

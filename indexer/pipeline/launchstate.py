@@ -90,6 +90,16 @@ _ENDED_IN = (
 )
 _LEFT = "SELECT COUNT(*) FROM urls WHERE run=? AND state<>'done'"
 _FINISHED = "SELECT finished IS NOT NULL FROM runs WHERE id=?"
+# Processes of other launches in the run: those that crawled while this launch did, and
+# those alive now (their lease of ``crawl_processes`` not expired).
+_OTHERS = (
+    "SELECT COUNT(*) FROM run_members WHERE run=? AND (ended IS NULL OR ended >= ?) "
+    "AND outbox NOT IN ({})"
+)
+_OTHERS_LIVE = (
+    "SELECT COUNT(*) FROM run_members m JOIN crawl_processes p ON p.owner = m.owner "
+    "WHERE m.run=? AND p.expires_at >= ? AND m.outbox NOT IN ({})"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,9 @@ class RunCount:
         closed: whether the run is closed (``runs.finished`` set).
         fetched: the fetches of the launch's processes in their last progress rows (each
             written at most every 2 s: the count of a process that wrote no summary).
+        shared: processes of another launch (``--join``) crawled the run meanwhile: the
+            frontier cannot tell whose URLs are whose.
+        others_live: processes of another launch still crawl the run.
     """
 
     run: int
@@ -111,6 +124,8 @@ class RunCount:
     left: int
     closed: bool
     fetched: int
+    shared: bool = False
+    others_live: bool = False
 
 
 def run_count(
@@ -138,6 +153,10 @@ def run_count(
         rows = db.execute(_PROGRESS.format(", ".join("?" * len(keys))), (run, since, *keys))
         fetched = sum(p.fetched for (data,) in rows if data and (p := parse(data)) is not None)
         ended = bool(closed and closed[0])
-        return RunCount(run, outcomes, int(left[0]) if left else 0, ended, fetched)
+        marks = ", ".join("?" * len(keys))
+        others = db.execute(_OTHERS.format(marks), (run, since, *keys)).fetchone()
+        live = db.execute(_OTHERS_LIVE.format(marks), (run, time.time(), *keys)).fetchone()
+        counts = (bool(others and others[0]), bool(live and live[0]))
+        return RunCount(run, outcomes, int(left[0]) if left else 0, ended, fetched, *counts)
     finally:
         db.close()

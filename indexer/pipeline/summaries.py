@@ -24,6 +24,8 @@ SUMMED = (
     "removed_characters",
     "links_truncated",
 )
+#: A process's exit code for bad usage, configuration or state (``ExitCode.USAGE``).
+USAGE_EXIT = 2
 #: How a run's end ranks when the processes ended differently (the worst is the run's).
 _RANK = {"finished": 0, "refused": 1, "interrupted": 2, "failed": 3}
 
@@ -64,11 +66,14 @@ def add_up(summaries: Iterable[Mapping[str, Any]], seconds: float) -> dict[str, 
     return total
 
 
-def process_line(entry: Mapping[str, Any]) -> str:
+def process_line(entry: Mapping[str, Any], *, counted: bool = False) -> str:
     """One summary line for a process: ``process 1 (pid 4242, DIR): finished, 120 fetched,
-    out FILE.1.jsonl`` — or how it died and what replaced it."""
+    out FILE.1.jsonl`` — or how it died and what replaced it (``counted``: the summary's
+    outcomes came from the frontier, the dead process's among them)."""
     head = f"process {entry['index']} (pid {entry['pid']}, {entry['data_dir']})"
     if entry.get("signal"):
+        if counted:
+            return f"{head}: killed by signal {entry['signal']}: its URLs are counted above"
         tail = f"killed by signal {entry['signal']}: its counts are not in this summary"
         return f"{head}: {tail} (indexer report has them)"
     if entry.get("summary") is None:
@@ -85,12 +90,16 @@ def format_launch(summary: Mapping[str, Any]) -> str:
     """The closing lines of ``--processes N``: :func:`indexer.report.format_summary` of the
     added-up counts, then a line per process (:func:`process_line`)."""
     shown = dict(summary)
+    frontier = summary.get("counted") == "frontier"
     if any(entry.get("summary") is None for entry in summary["processes"]):
         shown["acknowledged"] = shown["indexed"]  # unknown: a process gave no summary
+        shown["fetched"] = f"at least {shown['fetched']}"  # a dead one's last 2 s are lost
     lines = [format_summary(shown)]
-    if summary.get("counted") == "frontier":
+    if frontier:
         lines.append(f"counted from the frontier (run {summary['run']}): each URL once")
-    lines += [process_line(entry) for entry in summary["processes"]]
+    elif summary.get("counted_note"):
+        lines.append(f"counted by the processes: {summary['counted_note']}")
+    lines += [process_line(entry, counted=frontier) for entry in summary["processes"]]
     if summary.get("died"):
         lines.append(f"{summary['died']} process(es) died: exit 1 (see `indexer report`)")
     for outbox in summary.get("open_outboxes", [])[:5]:
@@ -107,11 +116,16 @@ def format_launch(summary: Mapping[str, Any]) -> str:
 
 def resume_hint(summary: Mapping[str, Any]) -> str:
     """What ``--resume`` continues when the run stays open with URLs to crawl: ``run 3 stays
-    open with 1622 URLs to crawl: the same command with --resume continues it``; '' when
-    the run is closed, has none left, or the frontier could not be read."""
-    if summary.get("counted") != "frontier" or summary.get("run_closed") or not summary["left"]:
+    open with 1622 URLs to crawl: the same command with --resume continues it`` (or that
+    another launch crawls it on, or that a process refused the settings); '' when the run
+    is closed, has none left, or the frontier could not be read."""
+    if summary.get("run") is None or summary.get("run_closed") or not summary.get("left"):
         return ""
-    return (
-        f"run {summary['run']} stays open with {summary['left']} URLs to crawl: "
-        "the same command with --resume continues it"
-    )
+    head = f"run {summary['run']} stays open with {summary['left']} URLs to crawl"
+    if summary.get("others_live"):
+        return f"{head}: processes of another launch crawl it on"
+    refused = [e["index"] for e in summary["processes"] if e["exit_code"] == USAGE_EXIT]
+    if refused:
+        said = f"process {refused[0]} refused the settings (above)"
+        return f"{head}: {said}; --resume with the run's settings continues it"
+    return f"{head}: the same command with --resume continues it"
