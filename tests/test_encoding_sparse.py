@@ -84,6 +84,8 @@ def test_one_euc_jp_kanji_that_is_also_valid_utf8_decodes_as_euc_jp(word: str, l
         "Vi\u1ec7t Nam: H\u1ed3 Ch\u00ed Minh, \u01b0u ti\u00ean.",
         "\u0420\u0443\u0441\u0441\u043a\u0438\u0439 \u0432 \u0434\u043e\u043c\u0435",
         "Click consonant \u01c2 and \u01c0 in Khoekhoe.",
+        "The short vowel /\u026a/ as in sit, /\u02a4/ as in jam.",
+        "A tap [\u027e] and a glottal stop (\u02bb).",
     ],
 )
 def test_utf8_with_rare_latin_or_other_scripts_stays_utf8(text: str) -> None:

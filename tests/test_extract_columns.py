@@ -328,7 +328,7 @@ RELATED = {
         ("駐車場の許可証", "食堂の当番表", "入館証の更新"),
     ),
     "en-recommend-section": (
-        "<main><h1>Timesheet move</h1>{own}<section><h2 id='recommended'>Recommended "
+        "<main><h1>Timesheet move</h1>{own}<section><h2 class='recommended-title'>Recommended "
         "for you</h2>{cards}</section></main>",
         EN,
         _EXCERPT_EN,
@@ -364,3 +364,56 @@ def test_an_articles_own_related_section_stays() -> None:
     )
     for profile in PROFILES:
         assert section in extract(html, URL, profile=profile).text, profile
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "<h2 id='_related_work'>Related work</h2>",
+        "<h2 id='things-you-may-need'>Things you may need</h2>",
+        "<h3 id='q-recommended-browser'>Which browser is recommended?</h3>",
+        "<h2 id='investor-relations'>Investor relations</h2>",
+        "<h2 id='HRPolicy-Work-relatedinjuries'>Work-related injuries</h2>",
+        "<h2 class='pickup'>Store pickup</h2>",
+    ],
+)
+def test_a_section_whose_heading_id_is_its_slug_stays(heading: str) -> None:
+    """Found by an attack: ids made from the heading's text, or words that only contain
+    "related", name the page's own section, not a box of other entries."""
+    section = (
+        "Report any such case to the office within three days, with the form and the "
+        "name of a witness; the office answers within a week."
+    )
+    html = _page(
+        "t",
+        f"<div id='content'><h1>Timesheet move</h1>{_own(EN)}<div class='sect1'>{heading}"
+        f"<div class='sectionbody'><p>{section}</p></div></div></div>",
+    )
+    for profile in PROFILES:
+        assert section in extract(html, URL, profile=profile).text, profile
+
+
+@pytest.mark.parametrize(
+    ("cut", "link"),
+    [
+        (
+            "対象：経費精算、勤怠管理、会議室予約、文書管理…",
+            "<a href='/files/list.pdf'>詳細はこちら</a>",
+        ),
+        (
+            "We reached the lake just as the storm arrived, and the tents were still packed. "
+            "And then…",
+            "<a href='/trip-part-2'>Continue</a>",
+        ),
+    ],
+)
+def test_a_last_paragraph_linking_to_a_file_or_a_bare_continue_stays(cut: str, link: str) -> None:
+    own = (*EN, cut)
+    html = _page(
+        "t",
+        f"<div class='entry'><h1>Timesheet move</h1>{_own(EN)}<div class='wp-block-group'>"
+        f"<p>{cut}</p><p>{link}</p></div></div>",
+    )
+    for profile in PROFILES:
+        text = extract(html, URL, profile=profile).text
+        assert all(line in text for line in own), (profile, text)

@@ -62,7 +62,7 @@ def test_a_short_chronology_after_one_paragraph_stays(site: str) -> None:
 
 @pytest.mark.parametrize(
     "dateline",
-    ["掲載日：令和6年5月8日", "更新日 R6.5.8", "公開日：2024年5月8日", "Posted May 8, 2024"],
+    ["掲載日：令和6年5月8日", "更新日：令和6.5.8", "公開日：2024年5月8日", "Posted May 8, 2024"],
 )
 def test_a_notices_dateline_is_out(dateline: str) -> None:
     body = f"<article><h1>倉庫の点検</h1><p>{dateline}</p><p>{INTRO}</p></article>"
@@ -85,3 +85,12 @@ def test_a_metadata_list_with_published_and_updated_dates_is_out() -> None:
     body = f"<article><h1>Records office</h1>{meta}<p>{EN_INTRO}</p></article>"
     for profile, text in _texts(body, "Records office").items():
         assert "Nov 20" not in text and EN_INTRO in text, (profile, text)
+
+
+@pytest.mark.parametrize("line", ["<h2>R2.1.3</h2>", "<p>R2.1.3 Released</p>"])
+def test_a_version_line_is_not_a_dateline(line: str) -> None:
+    """R2.1.3 reads as a Reiwa date and as a version: only the written-out eras are
+    dates here (found by an attack)."""
+    body = f"<article><h1>Release notes</h1>{line}<p>{EN_INTRO}</p></article>"
+    for profile, text in _texts(body, "Release notes").items():
+        assert "R2.1.3" in text, (profile, text)

@@ -112,10 +112,11 @@ def _own(sample: bytes, answer: str | None) -> float | None:
     return None if answer is None else plausibility(sample, answer)
 
 
-#: Characters no text writes as a word of their own: Latin Extended-B, the IPA extensions
-#: and the spacing modifier letters (U+0180–U+02FF). One EUC-JP kanji of JIS rows 38–63
-#: (bytes C6–DF, A1–BF) is also a valid two-byte UTF-8 sequence in this range (峠 → ƽ).
-_STRAY_LATIN = re.compile("(?<![A-Za-z0-9])[\u0180-\u02ff](?![A-Za-z0-9])")
+#: Characters no text writes as a word of their own: Latin Extended-B (U+0180–U+024F),
+#: standing between spaces, markup or sentence punctuation (IPA between slashes or
+#: brackets is phonetics, and the IPA block is left alone). One EUC-JP kanji of JIS rows
+#: 38–57 (bytes C6–C9, A1–BF) is also a valid two-byte UTF-8 sequence here (峠 → ƽ).
+_STRAY_LATIN = re.compile("(?<![^\\s<>,.:;!?])[\u0180-\u024f](?![^\\s<>,.:;!?])")
 
 
 def utf8_misread(sample: bytes) -> str | None:

@@ -18,8 +18,9 @@ its words should find that page, not this one. They are known by their kind:
   text is the article's), made of at least :data:`_MIN_ITEMS` lines that each open with a
   date and hold a headline (short, no running sentences), optionally under a short label
   line ("新着情報", "What's new");
-- a *box of related entries* opens with a heading whose class or id names it ("related",
-  "recommended", "yarpp"), after some of the content's prose, in a container holding none
+- a *box of related entries* opens with a heading whose class or id names it by a whole
+  token ("related", "relatedposts", "yarpp", "kanren"; not an id that is the heading's
+  slug, such as ``_related_work``), after some of the content's prose, in a container holding none
   of that prose: the heading and everything after it in that container go, however much
   text the entries' excerpts hold (a site's "You may also like..." under every entry).
 
@@ -40,11 +41,12 @@ from indexer.extract.zones import Zones, folded, is_prose
 # The offer of the rest, as a link's text (NFKC, lower case), with optional brackets.
 _MORE = re.compile(
     r"^[\[(<«【〔\s]*(?:read\s+(?:the\s+)?(?:more|rest|full\s+(?:story|article|post))"
-    r"|continue(?:\s+reading)?|more|full\s+story|keep\s+reading|read\s+on"
+    r"|continue(?:\s+reading|\s*[»›→>])|more|full\s+story|keep\s+reading|read\s+on"
     r"|続きを読む|続きはこちら|続きを見る|もっと読む|もっと見る|全文を読む|全文を表示|全文はこちら"
     r"|詳しくはこちら|詳細はこちら|続き)"
     r"[\s»>›→)\]】〕.…]*$"
 )
+_FILE = re.compile(r"\.(?:pdf|docx?|xlsx?|pptx?|csv|txt|zip|odt|ods|rtf)(?:[?#]|$)")
 _ELLIPSIS = re.compile(r"(?:\.{3}|…|‥|・・・)\s*[\[(<«【〔]?\s*$")
 # A news column: this many dated lines at least; a headline at most this long.
 _MIN_ITEMS = 3
@@ -73,8 +75,8 @@ def _more_link(block: Block) -> str | None:
     if not links:
         return None
     href = str(links[-1].get("href", "")).strip().lower()
-    if href.startswith(("#", "javascript:")):
-        return None
+    if href.startswith(("#", "javascript:")) or _FILE.search(href):
+        return None  # the rest of this page, or a document of its own: not another entry
     more = "".join(map(str, links[-1].itertext())).strip()
     return more if more and _MORE.match(folded(more)) else None
 
@@ -221,8 +223,15 @@ def _take_label(zones: Zones, index: int, found: set[int], prose: list[etree._El
         found.add(before)
 
 
-# A heading's class or id naming a box of other entries ("relatedposts", "yarpp-related").
-_RELATED = re.compile(r"related|relation|recommend|yarpp|you-may|also-like|pickup")
+# A class or id token naming a box of other entries ("relatedposts", "yarpp-related",
+# "kanren-t"); tokens split at spaces, ``-``, ``_``, ``:`` and ``.``.
+_RELATED = re.compile(
+    r"^(?:related|yarpp|kanren|osusume|recommended|recommend)"
+    r"(?:posts?|entries|entry|articles?|stories|title|ttl|heading|header|box|list)*$"
+)
+_TOKENS = re.compile(r"[\s_\-:.]+")
+# An id of this many tokens or more is a heading's slug (as for page furniture).
+_SLUG_TOKENS = 4
 
 
 def related_blocks(zones: Zones) -> set[int]:
@@ -238,12 +247,24 @@ def related_blocks(zones: Zones) -> set[int]:
             if index in kept and is_prose(block):
                 prose.append(block.owner)
             continue
-        names = f"{block.owner.get('class', '')} {block.owner.get('id', '')}".lower()
         box = block.owner.getparent()
-        if not prose or not _RELATED.search(names) or box is None or _holds(box, prose):
+        if not prose or not _names_related(block) or box is None or _holds(box, prose):
             continue
         return {i for i in zones.kept if i >= index and _within(blocks[i].owner, box)}
     return set()
+
+
+def _names_related(heading: Block) -> bool:
+    """True when the heading's class, or its id unless that is the heading's own slug
+    (every token of it in the heading's text, or :data:`_SLUG_TOKENS` tokens or more:
+    ``_related_work``, ``q-recommended-browser``), has a :data:`_RELATED` token."""
+    tokens = _TOKENS.split(str(heading.owner.get("class", "")).lower())
+    id_tokens = [t for t in _TOKENS.split(str(heading.owner.get("id", "")).lower()) if t]
+    words = folded(heading.text)
+    slug = len(id_tokens) >= _SLUG_TOKENS or all(t in words for t in id_tokens if len(t) > 1)
+    if not slug:
+        tokens += id_tokens
+    return any(_RELATED.match(token) for token in tokens if token)
 
 
 def _within(element: etree._Element, container: etree._Element) -> bool:

@@ -26,7 +26,8 @@ from indexer.extract.segment import Block
 from indexer.extract.zones import Zones, folded
 
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-# Japanese era names (the year of a reign: 令和6年 is 2024; R6.5.8 is 2024-05-08).
+# Japanese era names (the year of a reign: 令和6年 is 2024). The one-letter forms (R6.5.8)
+# are not taken: they read as version numbers (R2.1.3).
 _ERAS = "(?:令和|平成|昭和)"
 _DAYS = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?"
 # Dates, times and their parts (text in NFKC, lower case).
@@ -36,7 +37,7 @@ DATE = re.compile(
     rf"|(?<![\d.])\d{{1,2}}\s*[/.-]\s*\d{{1,2}}\s*[/.-]\s*\d{{2,4}}(?![\d.])"
     rf"|\d{{1,2}}\s*月\s*\d{{1,2}}\s*日|\d{{1,2}}/\d{{1,2}}\s*\([月火水木金土日]\)"
     rf"|{_ERAS}\s*(?:\d{{1,2}}|元)\s*年\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*日)?"
-    rf"|(?:{_ERAS}|(?<![a-z0-9])[rhs])\d{{1,2}}\.\d{{1,2}}\.\d{{1,2}}(?![\d.])"
+    rf"|{_ERAS}\d{{1,2}}\.\d{{1,2}}\.\d{{1,2}}(?![\d.])"
     rf"|\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\b,?(?:\s*\d{{4}})?"
     rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTHS}(?:,?\s*\d{{4}})?"
 )
