@@ -94,3 +94,18 @@ def test_a_version_line_is_not_a_dateline(line: str) -> None:
     body = f"<article><h1>Release notes</h1>{line}<p>{EN_INTRO}</p></article>"
     for profile, text in _texts(body, "Release notes").items():
         assert "R2.1.3" in text, (profile, text)
+
+
+@pytest.mark.parametrize(
+    "chronology",
+    [
+        "<p>平成元年4月 会社設立</p><p>平成15年10月 大阪支店開設</p><p>令和2年4月 本社移転</p>",
+        "<p>平成元年4月 会社設立<br>平成15年10月 大阪支店開設<br>令和2年4月 本社移転</p>",
+    ],
+)
+def test_a_chronology_of_paragraphs_or_lines_stays(chronology: str) -> None:
+    """Found by an attack: entries written as paragraphs or ``<br>`` lines, not a list."""
+    body = f"<div id='main'><h1>沿革</h1><h2>沿革</h2>{chronology}<p>{INTRO}</p></div>"
+    text = _texts(body)["search"]
+    for event in ("会社設立", "大阪支店開設", "本社移転"):
+        assert event in text, text

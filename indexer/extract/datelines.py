@@ -123,7 +123,7 @@ def _listed(block: Block) -> bool:
         if parent is None:
             return False
         items = [folded("".join(map(str, i.itertext()))) for i in parent if isinstance(i.tag, str)]
-        events = sum(1 for item in items if DATE.search(item) and _residue(item))
+        events = len({date for item in items if (date := _event(item))})
         return len(items) > _MAX_ITEMS or events >= 2
     return False
 
@@ -134,8 +134,33 @@ def dateline_blocks(zones: Zones) -> set[int]:
     found = set()
     for index in zones.kept:
         block = zones.seg.blocks[index]
-        if not zones.outside(index) or _listed(block):
+        if not zones.outside(index) or _listed(block) or _events(block.text) >= 2:
             continue
         if is_dateline_text(block.text, block.heading):
             found.add(index)
-    return found
+    return found - _chronology(zones, found)
+
+
+def _events(text: str) -> int:
+    """Distinct dates of the lines of ``text`` that are a date and what happened on it
+    ("平成15年10月 大阪支店開設"); a dateline repeated ("Nov 12, 2018 | By: X") is one."""
+    return len({date for line in text.split("\n") if (date := _event(folded(line)))})
+
+
+def _event(form: str) -> str:
+    """The date of ``form`` when it is a date and an event, else ''."""
+    found = DATE.search(form)
+    return found.group() if found is not None and _residue(form) else ""
+
+
+def _chronology(zones: Zones, found: set[int]) -> set[int]:
+    """Of the dateline-shaped blocks ``found``, those that are entries of a chronology
+    written as paragraphs: two or more under one parent, each a date and an event, of
+    different dates (a dateline shown twice has one)."""
+    by_parent: dict[int, dict[str, int]] = {}
+    for index in found:
+        block = zones.seg.blocks[index]
+        date = _event(folded(block.text))
+        if date:
+            by_parent.setdefault(id(block.owner.getparent()), {})[date] = index
+    return {i for group in by_parent.values() if len(group) >= 2 for i in group.values()}
