@@ -143,17 +143,17 @@ def run_count(
     try:
         if not keys or (stored_version(db) or 0) < MEMBERS_VERSION:
             return None
-        row = db.execute(_MY_RUN.format(", ".join("?" * len(keys))), (since, *keys)).fetchone()
+        marks = ", ".join("?" * len(keys))
+        row = db.execute(_MY_RUN.format(marks), (since, *keys)).fetchone()
         if row is None or row[0] is None:
             return None
         run = int(row[0])
         outcomes = {str(o): int(n) for o, n in db.execute(_ENDED_IN, (run, since))}
         left = db.execute(_LEFT, (run,)).fetchone()
         closed = db.execute(_FINISHED, (run,)).fetchone()
-        rows = db.execute(_PROGRESS.format(", ".join("?" * len(keys))), (run, since, *keys))
+        rows = db.execute(_PROGRESS.format(marks), (run, since, *keys))
         fetched = sum(p.fetched for (data,) in rows if data and (p := parse(data)) is not None)
         ended = bool(closed and closed[0])
-        marks = ", ".join("?" * len(keys))
         others = db.execute(_OTHERS.format(marks), (run, since, *keys)).fetchone()
         live = db.execute(_OTHERS_LIVE.format(marks), (run, time.time(), *keys)).fetchone()
         counts = (bool(others and others[0]), bool(live and live[0]))
