@@ -12,19 +12,29 @@ holds, sequence by sequence (:func:`plausibility`):
   half (JIS level 2 is where a misread pair lands); half-width katakana count half (real
   ones are words of their own, a misread EUC-JP pair is exactly two of them); a
   character glued between two ASCII letters (``S鰍nce``) is not;
-- windows-1252: the typographic placement of :mod:`indexer.encoding.singlebyte`, and a
-  word made only of two or more non-ASCII characters with a letter among them (``²ñ``,
-  ``Â±``) is not Latin text (accented letters sit in words of ASCII letters).
+- a Latin reading (windows-1252, ISO-8859-1/-15): the typographic placement of
+  :mod:`indexer.encoding.singlebyte`; and a word made only of two or more non-ASCII
+  characters with a letter among them (``²ñ``, ``Â±``) or of different signs (``»÷``,
+  ``’†``) is not Latin text (accented letters sit in words of ASCII letters, and signs
+  do not stack unless repeated, ``——``: one EUC-JP kanji is two such characters); nor is
+  a word made only of pairs shaped like Shift_JIS double-byte characters, one led by a
+  letter or mark of windows-1252's bytes 80–9F (``—l``, ``‰w``, ``ŽO``, ``Žp’‹``: a
+  quote, dash or bullet glued to one letter), unless each such pair is typographic
+  (``“I’m``, ``’s``).
 
-A Japanese reading must be plausible by :data:`MARGIN` more than the detector's answer
-(cp932, EUC-JP, windows-1252 or none) to replace it; a Latin reading is never chosen here
-(a lone ``±`` or ``ｱ`` is the detector's call), nor is a Chinese or Korean answer replaced,
-except one no web page is written in (Johab: not in the WHATWG Encoding Standard).
+A reading must be plausible by :data:`MARGIN` more than the detector's answer (cp932,
+EUC-JP, a Latin code page or none) to replace it: a Japanese reading any of them, the
+windows-1252 reading a Japanese answer or none (a lone ``©`` is one half-width katakana
+``ｩ`` in Shift_JIS, which real text writes in words of several). A Chinese or Korean
+answer is not replaced, except one no web page is written in (Johab: not in the WHATWG
+Encoding Standard).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 
 from indexer.encoding import charclass, singlebyte
 from indexer.encoding.decoders import decode_as, strict_text
@@ -32,8 +42,15 @@ from indexer.encoding.prior import COMMON_KANJI
 
 #: The readings a thin-evidence answer may move to, in the order a tie is settled.
 JAPANESE = ("euc_jp", "cp932")
-#: The answers weighed against them: these and the usual single-byte code page.
-CANDIDATES = (*JAPANESE, "windows-1252")
+#: The Latin code pages a detector answers on thin evidence (the WHATWG Encoding Standard
+#: reads the ISO-8859-1 label as windows-1252; ISO-8859-15 differs from it in 8 letters).
+LATIN = frozenset({"windows-1252", "iso8859-1", "iso8859-15"})
+#: The answers weighed against them: these and the usual single-byte code pages.
+CANDIDATES = frozenset({*JAPANESE, *LATIN})
+_USUAL_LATIN = "windows-1252"
+# A single-byte code page leaves fewer than this many of its 128 upper bytes unassigned
+# (windows-1253: 17; UTF-8 read byte by byte: 128).
+_FEW_UNASSIGNED = 32
 #: Answers a web page is not written in: encodings outside the WHATWG Encoding Standard
 #: (browsers cannot decode them), such as Johab, a DOS-era Korean code page, which the
 #: detector gives for a few Shift_JIS kanji or half-width katakana.
@@ -41,7 +58,42 @@ NOT_WEB = frozenset({"johab"})
 #: A reading replaces the detector's answer when its plausibility is this much higher.
 MARGIN = 0.25
 # A run of non-ASCII characters standing as a word: no ASCII letter or digit touches it.
-_NON_ASCII_WORD = re.compile("(?<![A-Za-z0-9])[^\x00-\x7f]{2,}(?![A-Za-z0-9])")
+_NON_ASCII_WORD = re.compile("(?<![A-Za-z0-9])[^\x00-\x7f\\s]{2,}(?![A-Za-z0-9])")
+
+
+def _windows_1252(first: int, last: int) -> str:
+    return bytes(range(first, last + 1)).decode("cp1252", "indexer-c1")
+
+
+# How windows-1252 reads Shift_JIS's double-byte characters (WHATWG Shift_JIS decoder:
+# lead bytes 81–9F and E0–FC, trail bytes 40–7E and 80–FC): a token of the reading made
+# only of such pairs, one led by a byte 80–9F (a quote, dash, bullet, ‰, ™, Š, Œ), is
+# one or more Shift_JIS kanji, not Latin typography.
+_C1_RANGE = frozenset(_windows_1252(0x80, 0x9F))
+_SJIS_LEADS = re.escape(_windows_1252(0x81, 0x9F) + _windows_1252(0xE0, 0xFC))
+_SJIS_TRAILS = re.escape(_windows_1252(0x40, 0x7E) + _windows_1252(0x80, 0xFC))
+_PAIRS = re.compile(f"(?:[{_SJIS_LEADS}][{_SJIS_TRAILS}])+")
+_OPENING_MARKS = frozenset("\u2018\u201a\u201c\u201e\u2013\u2014\u2026")
+# A token: a run of characters none of which is ASCII 00–3F (space, digit, punctuation,
+# markup), which no Shift_JIS double-byte character holds.
+_TOKEN = re.compile("[^\x00-\x3f]+")
+
+
+def _typographic_pair(lead: str, trail: str) -> bool:
+    """An opening quote, a dash or an ellipsis before one of English's one-letter words
+    (``“I``, ``‘A``, ``—a``), or an apostrophe before a clitic (``’s``, ``’d``)."""
+    if lead == "\u2019":
+        return trail in "sdtmSDTM"
+    return lead in _OPENING_MARKS and trail in "aAIO"
+
+
+def _shift_jis_shaped(token: str) -> bool:
+    """``token`` (of a windows-1252 reading) is made of Shift_JIS pairs, one of them led
+    by a byte 80–9F and not typographic (:func:`_typographic_pair`)."""
+    if _PAIRS.fullmatch(token) is None:
+        return False
+    pairs = (token[i : i + 2] for i in range(0, len(token), 2))
+    return any(p[0] in _C1_RANGE and not _typographic_pair(p[0], p[1]) for p in pairs)
 
 
 def _japanese_weight(char: str, before: str, after: str) -> float:
@@ -67,21 +119,48 @@ def _single_byte_plausibility(text: str) -> float:
     judged, plausible = singlebyte.placement_counts(text)
     if not judged:
         return 0.0
-    lettered = sum(
-        len(m.group())
+    misplaced = {
+        i
         for m in _NON_ASCII_WORD.finditer(text)
-        if any(c.isalpha() for c in m.group())
+        if _stacked(m.group())
+        for i in range(m.start(), m.end())
+    }
+    misplaced.update(
+        i
+        for m in _TOKEN.finditer(text)
+        if _shift_jis_shaped(m.group())
+        for i in range(m.start(), m.end())
+        if not text[i].isascii()
     )
-    return max(plausible - lettered, 0) / judged
+    return max(plausible - len(misplaced), 0) / judged
+
+
+def _stacked(word: str) -> bool:
+    """A word of non-ASCII characters only is not Latin text: letters sit among ASCII
+    ones, and signs do not stack, unless one is repeated (``——``, ``……``)."""
+    return any(c.isalpha() for c in word) or len(set(word)) > 1
+
+
+@functools.cache
+def single_byte(encoding: str) -> bool:
+    """True for a code page of one byte per character (cp850, mac-roman, KOI8-R, …):
+    every byte decodes to one character, at most a few bytes unassigned."""
+    try:
+        text = decode_as(bytes(range(256)), encoding)[0]
+    except LookupError:
+        return False
+    return len(text) == 256 and text.count("\ufffd") < _FEW_UNASSIGNED
 
 
 def plausibility(sample: bytes, encoding: str) -> float | None:
     """Share (0–1) of the non-ASCII characters of ``sample`` read as ``encoding`` that sit
-    where text in that encoding puts them (module docstring); None when ``encoding`` does
-    not decode ``sample`` strictly (a Japanese one) or has no such characters."""
-    if encoding == "windows-1252":
-        latin = decode_as(sample, encoding)[0]
-        return _single_byte_plausibility(latin) if charclass.NON_ASCII.search(latin) else None
+    where text in that encoding puts them (module docstring): a Japanese encoding or a
+    single-byte code page (:func:`single_byte`, judged by Latin typography: another
+    script's words of one script pass it); None when a Japanese one does not decode
+    ``sample`` strictly or there are no such characters."""
+    if encoding in LATIN or single_byte(encoding):
+        read = decode_as(sample, encoding)[0]
+        return _single_byte_plausibility(read) if charclass.NON_ASCII.search(read) else None
     text = strict_text(sample, encoding)
     if text is None or not charclass.NON_ASCII.search(text):
         return None
@@ -89,22 +168,30 @@ def plausibility(sample: bytes, encoding: str) -> float | None:
 
 
 def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
-    """The Japanese reading to use instead of the detector's ``answer`` on thin evidence,
-    or None to keep it: the most plausible of :data:`JAPANESE` (a tie: the first), when it
-    beats ``answer``'s own plausibility (0 for no answer) by :data:`MARGIN`. An answer
-    outside :data:`CANDIDATES` (a Cyrillic or Chinese code page the detector kept on its
-    own evidence) is kept; one in :data:`NOT_WEB` counts as no answer."""
+    """The reading to use instead of the detector's ``answer`` on thin evidence, or None
+    to keep it: the most plausible of :data:`JAPANESE` (a tie: the first) and, unless
+    ``answer`` is Latin, windows-1252, when it beats ``answer``'s own plausibility (0
+    for no answer) by :data:`MARGIN`. A lone half-width katakana (``ｩ``) is a Latin sign
+    (``©``) more often than a word. An answer outside :data:`CANDIDATES` (a Cyrillic or
+    Chinese code page the detector kept on its own evidence) is kept, a single-byte one
+    (cp850, mac-roman) weighed by its reading; one in
+    :data:`NOT_WEB` counts as no answer; one of :data:`LATIN` is not replaced by another."""
     if answer in NOT_WEB:
         answer = None  # not what a page is written in: weighed as no answer
-    if answer is not None and answer not in CANDIDATES:
+    if answer is not None and answer not in CANDIDATES and not single_byte(answer):
         return None
-    scores = {c: s for c in JAPANESE if (s := plausibility(sample, c)) is not None}
+    readings = JAPANESE if answer in LATIN else (*JAPANESE, _USUAL_LATIN)
+    return _more_plausible(sample, readings, answer)
+
+
+def _more_plausible(sample: bytes, readings: tuple[str, ...], answer: str | None) -> str | None:
+    scores = {c: s for c in readings if (s := plausibility(sample, c)) is not None}
     if not scores:
         return None
-    best = max(scores, key=lambda c: scores[c])  # dicts keep JAPANESE's order
+    best = max(scores, key=lambda c: scores[c])  # dicts keep the readings' order
     if best == answer:
         return None
-    own = (scores.get(answer) if answer in JAPANESE else _own(sample, answer)) or 0.0
+    own = (scores.get(answer) if answer in scores else _own(sample, answer)) or 0.0
     return best if scores[best] >= own + MARGIN else None
 
 
@@ -112,22 +199,54 @@ def _own(sample: bytes, answer: str | None) -> float | None:
     return None if answer is None else plausibility(sample, answer)
 
 
-#: Characters no text writes as a word of their own: Latin Extended-B (U+0180–U+024F),
-#: standing between spaces, markup or sentence punctuation (IPA between slashes or
-#: brackets is phonetics, and the IPA block is left alone). One EUC-JP kanji of JIS rows
-#: 38–57 (bytes C6–C9, A1–BF) is also a valid two-byte UTF-8 sequence here (峠 → ƽ).
-_STRAY_LATIN = re.compile("(?<![^\\s<>,.:;!?])[\u0180-\u024f](?![^\\s<>,.:;!?])")
+#: Characters no text writes as a word of their own, standing between spaces, markup,
+#: brackets or sentence punctuation: Latin Extended-A and -B letters, combining marks,
+#: the rarely used Greek signs before its letters, Coptic, Cyrillic, Armenian, Hebrew,
+#: Arabic, Syriac, Thaana and NKo letters (a text in those scripts writes words of
+#: several letters) and the Latin-1 consonants ç ñ ð þ; and, as the whole word, the
+#: Latin-1 signs written glued to a letter or digit (:data:`_GLUED_SIGNS`). Latin-1
+#: vowels (à, é, å, í: one-letter words in French, Portuguese, Norwegian, Icelandic),
+#: the other symbols (©, §, ¶, ·, ±, «, »), Greek letters (π, μ: symbols in English
+#: text) and IPA (ɪ, ʔ: phonetics) are left alone. One EUC-JP kanji of lead byte C2–DF
+#: and trail A1–BF is also a valid two-byte UTF-8 sequence (単 → ñ, 長 → Ĺ, 峠 → ƽ,
+#: 予 → ͽ; 息 → © stays UTF-8).
+_LONE_UNLIKELY = re.compile("[\u0100-\u024f\u0300-\u0385\u03e2-\u07ff\xe7\xf1\xf0\xfe]")
+#: Spacing accents (¨ ¯ ´ ¸), superscripts and ordinals (¹ ² ³ ª º), ¦ and ¤: written
+#: after a letter or digit (m², nº, α²), not as a word.
+_GLUED_SIGNS = frozenset("\xa8\xaf\xb4\xb8\xb9\xb2\xb3\xaa\xba\xa6\xa4")
+_BOUNDARY = "\\s<>,.:;!?()\"'"
+# A run of non-ASCII characters standing as a word of its own (between boundaries).
+_STANDING = re.compile(f"(?<![^{_BOUNDARY}])[^\\x00-\\x7f\\s]+(?![^{_BOUNDARY}])")
+
+
+def _unlikely_word(word: str) -> bool:
+    """A word of non-ASCII characters only that text does not write: one holding a
+    character of :data:`_LONE_UNLIKELY` or an unassigned code point, one of
+    :data:`_GLUED_SIGNS` alone, or of two or more
+    letters of different scripts (``ɑΧ``) or different signs (``§«``). Two IPA letters
+    (``ɾɬ``), two Greek letters or a letter and a sign (``α²``: mathematics) are a word."""
+    if _LONE_UNLIKELY.search(word) or any(unicodedata.category(c) == "Cn" for c in word):
+        return True
+    if word in _GLUED_SIGNS:
+        return True
+    if len(word) < 2:
+        return False
+    scripts = {unicodedata.name(c, "?").split(" ", 1)[0] for c in word if c.isalpha()}
+    return len(scripts) > 1 or (not scripts and len(set(word)) > 1)
 
 
 def utf8_misread(sample: bytes) -> str | None:
     """The Japanese encoding of valid UTF-8 ``sample`` with few non-ASCII bytes, or None
-    when it is UTF-8: every non-ASCII character of the UTF-8 reading stands alone and is
-    one of :data:`_STRAY_LATIN`, and EUC-JP or Shift_JIS reads the bytes strictly and
-    plausibly (:func:`weigh_sparse` against no answer, at least 0.5 by
-    :func:`plausibility`)."""
+    when it is UTF-8: every non-ASCII character of the UTF-8 reading stands in a word of
+    its own that no text writes (:func:`_unlikely_word`), and EUC-JP or Shift_JIS reads the
+    bytes strictly and plausibly (:func:`weigh_sparse`'s Japanese readings against no
+    answer, at least 0.5 by :func:`plausibility`)."""
     text = sample.decode("utf-8", "ignore")
-    non_ascii = charclass.NON_ASCII.findall(text)
-    if not non_ascii or len(_STRAY_LATIN.findall(text)) != len(non_ascii):
+    non_ascii = len(charclass.NON_ASCII.findall(text))
+    words = _STANDING.findall(text)
+    if not non_ascii or sum(map(len, words)) != non_ascii:
         return None
-    best = weigh_sparse(sample, None)
+    if not all(map(_unlikely_word, words)):
+        return None
+    best = _more_plausible(sample, JAPANESE, None)
     return best if best is not None and (plausibility(sample, best) or 0.0) >= 0.5 else None
