@@ -334,6 +334,59 @@ RELATED = {
         _EXCERPT_EN,
         ("parking permit", "canteen rota", "lift service"),
     ),
+    # named by the box's class, its heading plain
+    "en-read-next-section": (
+        "<main><article><h1>Timesheet move</h1>{own}</article><section class='read-next'>"
+        "<h2>Read next</h2>{cards}</section></main>",
+        EN,
+        _EXCERPT_EN,
+        ("parking permit", "canteen rota", "lift service", "badge renewal"),
+    ),
+    "en-popular-posts-widget": (
+        "<div id='content'><div class='entry'><h1>Timesheet move</h1>{own}</div>"
+        "<div class='widget popular-posts'><h3>Most read</h3>{cards}</div></div>",
+        EN,
+        _EXCERPT_EN,
+        ("parking permit", "canteen rota", "lift service"),
+    ),
+    # named only by the heading's wording
+    "en-plain-related-posts": (
+        "<div id='content'><div class='entry'><h1>Timesheet move</h1>{own}</div><div>"
+        "<h3>Related posts:</h3>{cards}</div></div>",
+        EN,
+        _EXCERPT_EN,
+        ("parking permit", "canteen rota", "lift service"),
+    ),
+    "en-plain-you-might-also-like": (
+        "<div class='wrap'><div class='post'><h1>Timesheet move</h1>{own}</div>"
+        "<div class='box'><h4>You might also like</h4>{cards}</div></div>",
+        EN,
+        _EXCERPT_EN,
+        ("parking permit", "canteen rota", "lift service"),
+    ),
+    "ja-plain-osusume": (
+        "<div id='main'><div class='entry'><h1>勤怠システム移行</h1>{own}</div><div>"
+        "<h2>こちらの記事もおすすめ</h2>{cards}</div></div>",
+        JA,
+        _EXCERPT_JA,
+        ("駐車場の許可証", "食堂の当番表", "入館証の更新"),
+    ),
+    "ja-plain-awasete": (
+        "<div id='main'><article><h1>勤怠システム移行</h1>{own}</article><section>"
+        "<h3>あわせて読みたい</h3>{cards}</section></div>",
+        JA,
+        _EXCERPT_JA,
+        ("駐車場の許可証", "食堂の当番表", "入館証の更新"),
+    ),
+    # a title that is not a heading element
+    "ja-div-title": (
+        "<div id='main'><div class='entry'><h1>勤怠システム移行</h1>{own}</div>"
+        "<div class='related-entry'><div class='related-entry-title'>関連記事</div>{cards}"
+        "</div></div>",
+        JA,
+        _EXCERPT_JA,
+        ("駐車場の許可証", "食堂の当番表", "入館証の更新"),
+    ),
 }
 
 
@@ -350,20 +403,32 @@ def test_a_box_of_related_entries_is_out(site: str) -> None:
             assert title not in text, (profile, title, text)
 
 
-def test_an_articles_own_related_section_stays() -> None:
-    """A heading classed ``related-work`` that ends the article's own container is its
-    last section, not a box of other entries."""
-    section = (
-        "Earlier studies of timesheet systems measured the time spent on approvals, and "
-        "this move follows their advice on briefings before the change."
-    )
-    html = _page(
-        "t",
+_SECTION = (
+    "Earlier studies of timesheet systems measured the time spent on approvals, and "
+    "this move follows their advice on briefings before the change."
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # classed related, ending the article's own container
         f"<article><h1>Timesheet move</h1>{_own(EN)}<h2 class='related-work'>Related work"
-        f"</h2><p>{section}</p></article>",
-    )
+        f"</h2><p>{_SECTION}</p></article>",
+        # worded as a box, but a section of its own with one paragraph (documentation
+        # sites wrap each section in its own container)
+        f"<div class='body'><h1>Timesheet move</h1><div class='section'>{_own(EN)}</div>"
+        f"<div class='section'><h2>Related reading</h2><p>{_SECTION}</p></div></div>",
+        f"<div class='body'><h1>Timesheet move</h1><div class='section'>{_own(EN)}</div>"
+        f"<div class='section'><h2>More on approvals</h2><p>{_SECTION}</p>"
+        f"<p>{_SECTION.replace('Earlier', 'Later')}</p></div></div>",
+    ],
+)
+def test_an_articles_own_related_section_stays(body: str) -> None:
+    """A section of the article's own, named or worded like a box of other entries."""
+    html = _page("t", body)
     for profile in PROFILES:
-        assert section in extract(html, URL, profile=profile).text, profile
+        assert _SECTION in extract(html, URL, profile=profile).text, profile
 
 
 @pytest.mark.parametrize(

@@ -223,48 +223,105 @@ def _take_label(zones: Zones, index: int, found: set[int], prose: list[etree._El
         found.add(before)
 
 
-# A class or id token naming a box of other entries ("relatedposts", "yarpp-related",
-# "kanren-t"); tokens split at spaces, ``-``, ``_``, ``:`` and ``.``.
+# A class or id naming a box of other entries: one token ("relatedposts", "yarpp-related",
+# "kanren-t"; tokens split at spaces, ``-``, ``_``, ``:`` and ``.``), or a whole class name
+# with its separators removed ("read-next", "more-from-author", "popular-posts").
 _RELATED = re.compile(
     r"^(?:related|yarpp|kanren|osusume|recommended|recommend)"
     r"(?:posts?|entries|entry|articles?|stories|title|ttl|heading|header|box|list)*$"
 )
+_RELATED_NAME = re.compile(
+    r"^(?:readnext|morefrom\w*|popular(?:posts?|articles?|entries|stories)|youmay(?:also)?like"
+    r"|alsolike|ninki(?:kiji|posts?|entry)?)$"
+)
+_NAME_SEPARATORS = re.compile(r"[_\-:.]+")
+# A heading's whole wording naming such a box (NFKC, lower case, end punctuation off).
+_RELATED_WORDING = re.compile(
+    r"^(?:related(?: posts?| articles?| stories| entries| content| reading)?"
+    r"|you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in)(?: these)?"
+    r"|read next|up next|more from .{1,40}|more (?:stories|articles|posts)"
+    r"|(?:most )?popular(?: posts| articles| stories| entries)?|most (?:read|viewed)"
+    r"|recommended(?: for you| reading| posts| articles)?|recent (?:posts|entries|articles)"
+    r"|関連(?:する)?(?:記事|エントリー?|投稿)(?:一覧)?|(?:お|オ)(?:すすめ|ススメ)(?:の)?記事"
+    r"|こちらの記事も(?:お|オ)(?:すすめ|ススメ)|(?:あわ|合わ)せて読みたい(?:記事)?"
+    r"|人気(?:の)?記事(?:ランキング)?|よく読まれている記事|この記事を読んだ人は.{0,30}"
+    r"|最近の投稿|新着記事)$"
+)
+_WORDING_END = re.compile(r"[\s.…:：!！?？]+$")
 _TOKENS = re.compile(r"[\s_\-:.]+")
 # An id of this many tokens or more is a heading's slug (as for page furniture).
 _SLUG_TOKENS = 4
+# A title that is not an ``h1``–``h6`` (``<div class="related-title">``): at most this
+# many characters on one line.
+_MAX_TITLE = 40
+# A box named only by its heading's wording holds at least this many blocks after it (a
+# section of the page's own, such as "Related reading" with one paragraph, stays).
+_MIN_ENTRIES = 2
 
 
 def related_blocks(zones: Zones) -> set[int]:
-    """Kept blocks of a box of other entries: a heading whose class or id names one
-    (:data:`_RELATED`: "Related posts", "Você pode gostar...", "関連記事") after some of the
-    content's prose, and every block after it in the heading's container, when that
-    container holds none of the prose before the heading (the box is a container of its
-    own, not the article's last section)."""
+    """Kept blocks of a box of other entries: a title (a heading, or a short line of its
+    own) naming one after some of the content's prose, and every block after it in the
+    title's container, when that container holds none of the prose before the title (the
+    box is a container of its own, not the article's last section). The title names the
+    box by its class or id or its container's (:func:`_names_related`: "relatedposts",
+    "read-next"), or, for a heading, by its whole wording (:data:`_RELATED_WORDING`:
+    "Related posts", "You may also like", "関連記事", "あわせて読みたい"), and then the
+    box holds :data:`_MIN_ENTRIES` blocks or more after it."""
     blocks, kept = zones.seg.blocks, set(zones.kept)
     prose: list[etree._Element] = []
-    for index, block in enumerate(blocks):  # the heading may be dropped already (its class)
-        if not block.heading:
+    for index, block in enumerate(blocks):  # the title may be dropped already (its class)
+        named = _names_related(block) if _title_like(block) else False
+        if not named and not _worded_related(block):
             if index in kept and is_prose(block):
                 prose.append(block.owner)
             continue
         box = block.owner.getparent()
-        if not prose or not _names_related(block) or box is None or _holds(box, prose):
+        if not prose or box is None or _holds(box, prose):
             continue
-        return {i for i in zones.kept if i >= index and _within(blocks[i].owner, box)}
+        found = {i for i in zones.kept if i >= index and _within(blocks[i].owner, box)}
+        if named or len(found - {index}) >= _MIN_ENTRIES:
+            return found
     return set()
 
 
-def _names_related(heading: Block) -> bool:
-    """True when the heading's class, or its id unless that is the heading's own slug
-    (every token of it in the heading's text, or :data:`_SLUG_TOKENS` tokens or more:
-    ``_related_work``, ``q-recommended-browser``), has a :data:`_RELATED` token."""
-    tokens = _TOKENS.split(str(heading.owner.get("class", "")).lower())
-    id_tokens = [t for t in _TOKENS.split(str(heading.owner.get("id", "")).lower()) if t]
-    words = folded(heading.text)
+def _title_like(block: Block) -> bool:
+    """A heading, or a short line of its own that is not prose."""
+    text = block.text.strip()
+    short = len(text) <= _MAX_TITLE and "\n" not in text
+    return block.heading or (short and not is_prose(block))
+
+
+def _worded_related(block: Block) -> bool:
+    """A heading whose whole wording names a box of other entries (:data:`_RELATED_WORDING`)."""
+    wording = _WORDING_END.sub("", folded(block.text.strip()))
+    return block.heading and _RELATED_WORDING.match(wording) is not None
+
+
+def _names_related(title: Block) -> bool:
+    """True when the title's class, or its id unless that is the title's own slug (every
+    token of it in the title's text, or :data:`_SLUG_TOKENS` tokens or more:
+    ``_related_work``, ``q-recommended-browser``), has a :data:`_RELATED` token or is a
+    :data:`_RELATED_NAME`, or its container's class is one of those."""
+    owner = title.owner
+    names = str(owner.get("class", "")).lower().split()
+    id_name = str(owner.get("id", "")).lower()
+    id_tokens = [t for t in _TOKENS.split(id_name) if t]
+    words = folded(title.text)
     slug = len(id_tokens) >= _SLUG_TOKENS or all(t in words for t in id_tokens if len(t) > 1)
     if not slug:
-        tokens += id_tokens
-    return any(_RELATED.match(token) for token in tokens if token)
+        names.append(id_name)
+    box = owner.getparent()
+    if box is not None:
+        names += str(box.get("class", "")).lower().split()
+    return any(_box_name(name) for name in names)
+
+
+def _box_name(name: str) -> bool:
+    """A class or id name (``related-posts``, ``read-next``) naming a box of entries."""
+    tokens = [t for t in _TOKENS.split(name) if t]
+    joined = _NAME_SEPARATORS.sub("", name)
+    return any(_RELATED.match(t) for t in tokens) or _RELATED_NAME.match(joined) is not None
 
 
 def _within(element: etree._Element, container: etree._Element) -> bool:
