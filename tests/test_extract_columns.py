@@ -431,28 +431,49 @@ def test_an_articles_own_related_section_stays(body: str) -> None:
         assert _SECTION in extract(html, URL, profile=profile).text, profile
 
 
+_SLUGGED = "<div class='sect1'>{heading}<div class='sectionbody'><p>{{section}}</p></div></div>"
+_CLASSED = "<div class='{name}'><h2>Next steps</h2><p>{{section}}</p></div>"
+
+
 @pytest.mark.parametrize(
-    "heading",
+    "part",
     [
-        "<h2 id='_related_work'>Related work</h2>",
-        "<h2 id='things-you-may-need'>Things you may need</h2>",
-        "<h3 id='q-recommended-browser'>Which browser is recommended?</h3>",
-        "<h2 id='investor-relations'>Investor relations</h2>",
-        "<h2 id='HRPolicy-Work-relatedinjuries'>Work-related injuries</h2>",
-        "<h2 class='pickup'>Store pickup</h2>",
+        *(
+            _SLUGGED.format(heading=heading)
+            for heading in (
+                "<h2 id='_related_work'>Related work</h2>",
+                "<h2 id='things-you-may-need'>Things you may need</h2>",
+                "<h3 id='q-recommended-browser'>Which browser is recommended?</h3>",
+                "<h2 id='investor-relations'>Investor relations</h2>",
+                "<h2 id='HRPolicy-Work-relatedinjuries'>Work-related injuries</h2>",
+                "<h2 class='pickup'>Store pickup</h2>",
+            )
+        ),
+        # a section's own class naming its subject, not a box of other entries
+        *(
+            _CLASSED.format(name=name)
+            for name in (
+                "recommendations",
+                "audit-recommendations",
+                "public-relations",
+                "relationship-managers",
+                "related-topics",
+                "recommended-actions",
+            )
+        ),
     ],
 )
-def test_a_section_whose_heading_id_is_its_slug_stays(heading: str) -> None:
-    """Found by an attack: ids made from the heading's text, or words that only contain
-    "related", name the page's own section, not a box of other entries."""
+def test_a_section_named_for_its_subject_stays(part: str) -> None:
+    """Found by attacks: ids made from the heading's text, and class or id words that
+    contain "related", "relation" or "recommend" (audit recommendations, public
+    relations), name the page's own section, not a box of other entries."""
     section = (
         "Report any such case to the office within three days, with the form and the "
         "name of a witness; the office answers within a week."
     )
     html = _page(
         "t",
-        f"<div id='content'><h1>Timesheet move</h1>{_own(EN)}<div class='sect1'>{heading}"
-        f"<div class='sectionbody'><p>{section}</p></div></div></div>",
+        f"<div id='content'><h1>Timesheet move</h1>{_own(EN)}{part.format(section=section)}</div>",
     )
     for profile in PROFILES:
         assert section in extract(html, URL, profile=profile).text, profile

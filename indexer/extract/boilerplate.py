@@ -13,7 +13,7 @@ from indexer.extract.tags import BOILERPLATE_TAGS
 # Readability's "unlikelyCandidates" does) — long words only, to avoid false hits.
 _FURNITURE_WORDS = re.compile(
     r"sidebar|side-bar|side_bar|sidemenu|sidenav|footer|breadcrumb|topicpath|pankuzu|"
-    r"comment|trackback|related|relation|recommend|ranking|share|social|sharing|"
+    r"comment|trackback|ranking|share|social|sharing|"
     r"pagination|pager|paging|banner|advert|sponsor|promo|widget|navbar|navigation|"
     r"globalnav|gnavi|menu|masthead|subscribe|newsletter|cookie|consent|popup|modal|"
     r"skip-link|skiplink|toolbar|byline|copyright|disqus|outbrain|taboola"
@@ -26,6 +26,31 @@ _FURNITURE_TOKENS = frozenset(
         "meta", "date", "author", "print", "hidden", "hide", "pr", "rss", "login", "search",
     }
 )  # fmt: skip
+# A class/id token naming a box of other entries ("relatedposts", "yarpp-related",
+# "kanren-t", "recommend-list"), alone or before a token of :data:`_BOX_PARTS`:
+# "related-work", "related-topics", "recommendations", "recommended-actions",
+# "public-relations" name the page's own sections.
+_BOX_WORD = re.compile(
+    r"^(?:related|relation|recommend|recommended|yarpp|kanren|osusume)"
+    r"(?:posts?|entries|entry|articles?|stories|links?|items?|products?|news|videos?|box|list"
+    r"|area|widget|wrap|block|kiji|contents?|title|ttl|heading|header)*$"
+)
+_BOX_PARTS = frozenset(
+    {
+        "post", "posts", "entry", "entries", "article", "articles", "story", "stories",
+        "link", "links", "item", "items", "product", "products", "news", "video", "videos",
+        "box", "list", "area", "widget", "wrap", "wrapper", "block", "kiji", "content",
+        "contents", "inner", "outer", "container", "type", "title", "ttl", "heading",
+        "header", "t",
+    }
+)  # fmt: skip
+# A whole class/id name, separators removed, naming such a box ("read-next",
+# "more-from-author", "popular-posts", "you-may-also-like").
+_BOX_NAME = re.compile(
+    r"^(?:readnext|morefrom\w*|popular(?:posts?|articles?|entries|stories)|youmay(?:also)?like"
+    r"|alsolike|ninki(?:kiji|posts?|entry)?)$"
+)
+_NAME_SEPARATORS = re.compile(r"[_\-:.]+")
 # Words that say "this is the content": they veto a furniture match (Readability's
 # "okMaybeItsACandidate").
 _CONTENT_WORDS = re.compile(r"article|entry|main|content|body|post|story|text|honbun|kiji")
@@ -63,7 +88,23 @@ def _furniture_names(class_: str | None, id_: str | None, role: str | None) -> b
         return False
     if _FURNITURE_WORDS.search(names):
         return True
+    if any(names_box_of_entries(name) for name in names.split()):
+        return True
     return any(token in _FURNITURE_TOKENS for token in _TOKEN_SPLIT.split(names))
+
+
+def names_box_of_entries(name: str) -> bool:
+    """True when one class or id ``name`` (lower case) names a box of other entries: a
+    :data:`_BOX_WORD` token that ends it or comes before a :data:`_BOX_PARTS` token
+    (``st-related-posts``, ``yarpp-related``), or the whole name is a :data:`_BOX_NAME`
+    (``read-next``)."""
+    if _BOX_NAME.match(_NAME_SEPARATORS.sub("", name)):
+        return True
+    tokens = [t for t in _TOKEN_SPLIT.split(name) if t]
+    return any(
+        _BOX_WORD.match(token) and (i + 1 == len(tokens) or tokens[i + 1] in _BOX_PARTS)
+        for i, token in enumerate(tokens)
+    )
 
 
 # Whole class/id names that leave no doubt (unlike "side-by-side" or "widget-wrap").

@@ -34,6 +34,7 @@ import re
 
 from lxml import etree
 
+from indexer.extract.boilerplate import names_box_of_entries
 from indexer.extract.datelines import DATE
 from indexer.extract.segment import Block
 from indexer.extract.zones import Zones, folded, is_prose
@@ -223,18 +224,6 @@ def _take_label(zones: Zones, index: int, found: set[int], prose: list[etree._El
         found.add(before)
 
 
-# A class or id naming a box of other entries: one token ("relatedposts", "yarpp-related",
-# "kanren-t"; tokens split at spaces, ``-``, ``_``, ``:`` and ``.``), or a whole class name
-# with its separators removed ("read-next", "more-from-author", "popular-posts").
-_RELATED = re.compile(
-    r"^(?:related|yarpp|kanren|osusume|recommended|recommend)"
-    r"(?:posts?|entries|entry|articles?|stories|title|ttl|heading|header|box|list)*$"
-)
-_RELATED_NAME = re.compile(
-    r"^(?:readnext|morefrom\w*|popular(?:posts?|articles?|entries|stories)|youmay(?:also)?like"
-    r"|alsolike|ninki(?:kiji|posts?|entry)?)$"
-)
-_NAME_SEPARATORS = re.compile(r"[_\-:.]+")
 # A heading's whole wording naming such a box (NFKC, lower case, end punctuation off).
 _RELATED_WORDING = re.compile(
     r"^(?:related(?: posts?| articles?| stories| entries| content| reading)?"
@@ -301,8 +290,8 @@ def _worded_related(block: Block) -> bool:
 def _names_related(title: Block) -> bool:
     """True when the title's class, or its id unless that is the title's own slug (every
     token of it in the title's text, or :data:`_SLUG_TOKENS` tokens or more:
-    ``_related_work``, ``q-recommended-browser``), has a :data:`_RELATED` token or is a
-    :data:`_RELATED_NAME`, or its container's class is one of those."""
+    ``_related_work``, ``q-recommended-browser``), or its container's class, names a box
+    of other entries (:func:`boilerplate.names_box_of_entries`)."""
     owner = title.owner
     names = str(owner.get("class", "")).lower().split()
     id_name = str(owner.get("id", "")).lower()
@@ -314,14 +303,7 @@ def _names_related(title: Block) -> bool:
     box = owner.getparent()
     if box is not None:
         names += str(box.get("class", "")).lower().split()
-    return any(_box_name(name) for name in names)
-
-
-def _box_name(name: str) -> bool:
-    """A class or id name (``related-posts``, ``read-next``) naming a box of entries."""
-    tokens = [t for t in _TOKENS.split(name) if t]
-    joined = _NAME_SEPARATORS.sub("", name)
-    return any(_RELATED.match(t) for t in tokens) or _RELATED_NAME.match(joined) is not None
+    return any(names_box_of_entries(name) for name in names)
 
 
 def _within(element: etree._Element, container: etree._Element) -> bool:
