@@ -95,6 +95,10 @@ def test_one_euc_jp_kanji_that_is_also_valid_utf8_decodes_as_euc_jp(word: str, l
         "\u00a9 2024 and \u00b6 and \u00a7 4.",
         "Stress \u02c8 and the vowel \u026a in kit.",
         "Raise \u03b1\u00b2 to the power.",
+        "Author: \u0418\u0432\u0430\u043d",
+        "Written by \u0418\u0432\u0430\u043d \u041f\u0435\u0442\u0440\u043e\u0432.",
+        "Say \u0434\u0430 (yes).",
+        "Source<sup>\u00b9</sup> and 50 m<sup>\u00b2</sup>.",
     ],
 )
 def test_utf8_with_rare_latin_or_other_scripts_stays_utf8(text: str) -> None:
@@ -159,6 +163,12 @@ def test_two_kyoiku_kanji_among_ascii_decode_as_written(encoding: str) -> None:
         "The \u201990s were \u2018different\u2019.",
         "Permalink \u00b6",
         "Home \u00b7 About \u00b7 Contact",
+        "Preheat to 180 \u00b0C (350 \u00b0F).",
+        "<td>25 \u00b0C</td><td>77 \u00b0F</td>",
+        "Temp (\u00b0C): 21",
+        "Ratio A\u00b7B",
+        "<td>\u00acp</td>",
+        "Add \u00bd\u2013\u00be cup of milk.",
     ],
 )
 def test_a_windows_1252_line_with_few_signs_stays_windows_1252(line: str) -> None:
@@ -179,3 +189,45 @@ def test_one_euc_jp_kanji_read_as_a_lone_letter_decodes_as_euc_jp(word: str, lin
     page = _page(line, word)
     decoded = decode_body(page.encode("euc_jp"), "text/html")
     assert (decoded.encoding, decoded.text) == ("euc_jp", page)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "line"),
+    [
+        *(
+            (encoding, line)
+            for encoding in ("euc_jp", "cp932")
+            for line in (
+                "\u203b Prices include tax.",
+                "Tanaka \u30fb Sato",
+                "<li>Ref \u203b12</li>",
+                "Release owner: \u4f0a\u85e4",
+                "Thanks for reading. \u4f50\u85e4",
+                "Release owner: \u4e09\u6d66",
+                'The product is called "\u8aad\u58f2" in the catalogue.',
+            )
+        ),
+        ("cp932", "Step \u2460 then \u2461."),
+        ("euc_jp", "Updated: 2024\u5e74"),
+        ("euc_jp", "<li>Ref \u670912</li>"),
+    ],
+)
+def test_japanese_symbols_names_and_dates_among_ascii_decode_as_written(
+    encoding: str, line: str
+) -> None:
+    """Found by an attack: JIS symbols (※ ① ・) were not counted as Japanese, a kanji
+    beside digits read as UTF-8 (年 → ǯ), and a Korean, Chinese or Arabic answer of the
+    detector was never weighed (伊藤 → 검튁, 三浦 → 窻发, 読売 → ئةال)."""
+    page = _page(line, "")
+    decoded = decode_body(page.encode(encoding), "text/html")
+    assert (decoded.encoding, decoded.text) == (encoding, page)
+
+
+@pytest.mark.parametrize("encoding", ["euc_jp", "cp932"])
+def test_japanese_after_64_kib_of_ascii_decodes_as_written(encoding: str) -> None:
+    """A long ASCII page whose only Japanese is in its footer, past the bytes the
+    detector reads: the evidence is gathered from the whole body."""
+    line = "<p>This section describes the configuration options of the service.</p>\n"
+    page = _page(line * 1200 + "<footer>\u62c5\u5f53: \u7530\u4e2d</footer>", "")
+    decoded = decode_body(page.encode(encoding), "text/html")
+    assert (decoded.encoding, decoded.text) == (encoding, page)

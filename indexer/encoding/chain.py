@@ -120,7 +120,7 @@ def _contradicted(body: bytes, encoding: str) -> bool:
             return False
         if sniff.is_utf8(body):
             return True
-        sample = body[: detect.DETECT_BYTES]
+        sample = detect.evidence_sample(body)
         if detect.non_ascii_bytes(sample) < detect.STRONG_EVIDENCE_BYTES:  # weigh each one
             return sparse.weigh_sparse(sample, _LATIN) is not None
         readings = detect.japanese_readings(sample)
@@ -175,9 +175,10 @@ def _sniff_or_detect(body: bytes) -> tuple[str, str]:
         return utf16, "sniff"
     if sniff.sniff_iso2022_jp(body):
         return "iso2022_jp", "sniff"
-    thin = detect.non_ascii_bytes(body[: detect.DETECT_BYTES]) < detect.STRONG_EVIDENCE_BYTES
+    sample = detect.evidence_sample(body)
+    thin = detect.non_ascii_bytes(sample) < detect.STRONG_EVIDENCE_BYTES
     if sniff.is_utf8(body):
-        japanese = sparse.utf8_misread(body[: detect.DETECT_BYTES]) if thin else None
+        japanese = sparse.utf8_misread(sample) if thin else None
         return ("utf-8", "sniff") if japanese is None else (japanese, "guess")
     if sniff.mostly_utf8(body):
         return "utf-8", "guess" if thin else "detected"

@@ -253,6 +253,38 @@ def japanese_over_single_byte(sample: bytes, readings: list[Reading], codec: str
     return best.encoding
 
 
+#: :func:`evidence_sample`: ASCII bytes kept on each side of a run of non-ASCII bytes.
+EVIDENCE_CONTEXT = 32
+_NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
+
+
+def evidence_sample(data: bytes) -> bytes:
+    """The bytes detection weighs: the first :data:`DETECT_BYTES` of ``data``, unless they
+    hold thin evidence (fewer than :data:`STRONG_EVIDENCE_BYTES` non-ASCII bytes) and
+    ``data`` goes on: then every run of non-ASCII bytes of ``data`` with
+    :data:`EVIDENCE_CONTEXT` bytes on each side, joined by newlines, up to
+    :data:`DETECT_BYTES` in all (a long ASCII page with Japanese in its footer). A window
+    starts and ends in ASCII, so no multi-byte character is cut (a Shift_JIS trail byte
+    in ASCII follows its lead inside the window)."""
+    head = data[:DETECT_BYTES]
+    if len(data) <= DETECT_BYTES or non_ascii_bytes(head) >= STRONG_EVIDENCE_BYTES:
+        return head
+    spans: list[list[int]] = []
+    total = 0
+    for match in _NON_ASCII_RUN.finditer(data):
+        start = max(match.start() - EVIDENCE_CONTEXT, 0)
+        stop = min(match.end() + EVIDENCE_CONTEXT, len(data))
+        if spans and start <= spans[-1][1]:  # overlapping windows are one
+            total += stop - spans[-1][1]
+            spans[-1][1] = stop
+        else:
+            spans.append([start, stop])
+            total += stop - start
+        if total >= DETECT_BYTES:
+            break
+    return b"\n".join(data[start:stop] for start, stop in spans)[:DETECT_BYTES]
+
+
 def non_ascii_bytes(sample: bytes) -> int:
     """Bytes 0x80–0xFF in ``sample``: the evidence statistical detection has."""
     return len(sample) - len(sample.translate(None, bytes(range(0x80, 0x100))))
@@ -304,7 +336,7 @@ def widen_latin(data: bytes, encoding: str) -> str:
 
 
 def detect(data: bytes) -> str | None:
-    """Detect the encoding of non-ASCII, non-UTF-8 ``data`` (only the first 64 KiB is read).
+    """Detect the encoding of non-ASCII, non-UTF-8 ``data`` from :func:`evidence_sample`.
 
     A sample that reads as unmistakable Japanese (:func:`surely_japanese`) settles it
     without chardet; otherwise chardet answers and :func:`prefer_japanese` checks it, then
@@ -317,7 +349,7 @@ def detect(data: bytes) -> str | None:
     Returns:
         Our codec name, or None when neither chardet nor the Japanese check finds one.
     """
-    sample = data[:DETECT_BYTES]
+    sample = evidence_sample(data)
     answer = _detect(data, sample)
     if non_ascii_bytes(sample) >= STRONG_EVIDENCE_BYTES:
         return answer

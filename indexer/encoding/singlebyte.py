@@ -113,9 +113,17 @@ def _plausible_mark(char: str, before: str, after: str) -> bool:
     if category[0] == "C":  # C1 controls, unassigned
         return False
     # Other punctuation and symbols (… • € © ° ² ¾): beside a space or digit, or after
-    # ASCII and before ASCII punctuation (Smith†, m², 5€).
+    # ASCII and before ASCII punctuation (Smith†, m², 5€), or opening a word after markup
+    # or punctuation (<td>¬p, (±x)); a degree before its scale's
+    # letter (<td>°C, (°F)); a middle dot between letters or digits (A·B, col·lecció).
+    if char == "\xb0" and after in "CFK" and after:
+        return True
+    if char == "\xb7" and before.isalnum() and after.isalnum():
+        return True
     near_space_or_digit = any(c.isspace() or c.isdigit() for c in (before, after))
-    return near_space_or_digit or (before.isascii() and after.isascii() and not after.isalnum())
+    if near_space_or_digit or (before.isascii() and after.isascii() and not after.isalnum()):
+        return True
+    return before.isascii() and not before.isalnum() and after.isascii() and after.isalnum()
 
 
 def implausible(text: str) -> bool:

@@ -7,10 +7,10 @@ half-width katakana in Shift_JIS and two Latin letters or symbols in windows-125
 candidate reading is weighed by whether its characters are what text in that encoding
 holds, sequence by sequence (:func:`plausibility`):
 
-- a Japanese reading (cp932, EUC-JP): full-width kana and punctuation, and the kyōiku
-  kanji (:data:`indexer.encoding.prior.COMMON_KANJI`) are plausible; other kanji count
-  half (JIS level 2 is where a misread pair lands); half-width katakana count half (real
-  ones are words of their own, a misread EUC-JP pair is exactly two of them); a
+- a Japanese reading (cp932, EUC-JP): full-width kana, punctuation and symbols (※, ①),
+  and the kyōiku kanji (:data:`indexer.encoding.prior.COMMON_KANJI`) are plausible;
+  other kanji count half (JIS level 2 is where a misread pair lands); half-width katakana
+  count half (real ones are words of their own, a misread EUC-JP pair is two of them); a
   character glued between two ASCII letters (``S鰍nce``) is not;
 - a Latin reading (windows-1252, ISO-8859-1/-15): the typographic placement of
   :mod:`indexer.encoding.singlebyte`; and a word made only of two or more non-ASCII
@@ -38,7 +38,7 @@ import unicodedata
 
 from indexer.encoding import charclass, singlebyte
 from indexer.encoding.decoders import decode_as, strict_text
-from indexer.encoding.prior import COMMON_KANJI
+from indexer.encoding.prior import COMMON_KANJI, kanji_prior
 
 #: The readings a thin-evidence answer may move to, in the order a tie is settled.
 JAPANESE = ("euc_jp", "cp932")
@@ -49,8 +49,8 @@ LATIN = frozenset({"windows-1252", "iso8859-1", "iso8859-15"})
 CANDIDATES = frozenset({*JAPANESE, *LATIN})
 _USUAL_LATIN = "windows-1252"
 # A single-byte code page leaves fewer than this many of its 128 upper bytes unassigned
-# (windows-1253: 17; UTF-8 read byte by byte: 128).
-_FEW_UNASSIGNED = 32
+# (windows-1253: 17, ISO-8859-6: 45; UTF-8 read byte by byte: 128).
+_FEW_UNASSIGNED = 64
 #: Answers a web page is not written in: encodings outside the WHATWG Encoding Standard
 #: (browsers cannot decode them), such as Johab, a DOS-era Korean code page, which the
 #: detector gives for a few Shift_JIS kanji or half-width katakana.
@@ -58,7 +58,7 @@ NOT_WEB = frozenset({"johab"})
 #: A reading replaces the detector's answer when its plausibility is this much higher.
 MARGIN = 0.25
 # A run of non-ASCII characters standing as a word: no ASCII letter or digit touches it.
-_NON_ASCII_WORD = re.compile("(?<![A-Za-z0-9])[^\x00-\x7f\\s]{2,}(?![A-Za-z0-9])")
+_NON_ASCII_WORD = re.compile("(?<![A-Za-z])[^\x00-\x7f\\s]{2,}(?![A-Za-z])")
 
 
 def _windows_1252(first: int, last: int) -> str:
@@ -102,9 +102,24 @@ def _japanese_weight(char: str, before: str, after: str) -> float:
         return 0.0
     if charclass.KANA.match(char) or charclass.FULLWIDTH.match(char) or char in COMMON_KANJI:
         return 1.0
+    if _jis_symbol(char):
+        return 1.0
     if charclass.KANJI.match(char) or charclass.HALFWIDTH.match(char):
         return 0.5
     return 0.0
+
+
+@functools.lru_cache(maxsize=1024)
+def _jis_symbol(char: str) -> bool:
+    """A symbol of JIS X 0208 rows 1–2 and 8 or NEC row 13 (※ × ・ ○ ★ → ─ ① ㈱): Shift_JIS
+    lead byte 81, 84 with a trail from 9F (box drawing) or 87, kana and kanji aside."""
+    try:
+        code = char.encode("cp932")
+    except UnicodeEncodeError:
+        return False
+    if len(code) != 2:
+        return False
+    return code[0] in (0x81, 0x87) or (code[0] == 0x84 and code[1] >= 0x9F)
 
 
 def _japanese_plausibility(text: str) -> float:
@@ -137,7 +152,12 @@ def _single_byte_plausibility(text: str) -> float:
 
 def _stacked(word: str) -> bool:
     """A word of non-ASCII characters only is not Latin text: letters sit among ASCII
-    ones, and signs do not stack, unless one is repeated (``——``, ``……``)."""
+    ones, and signs do not stack, unless one is repeated (``——``, ``……``) or dashes join
+    numbers (``½–¾``: a range)."""
+    if all(unicodedata.category(c) in ("No", "Pd") for c in word):
+        numbers = word[::2]
+        if all(unicodedata.category(c) == "No" for c in numbers) and len(word) % 2:
+            return False
     return any(c.isalpha() for c in word) or len(set(word)) > 1
 
 
@@ -169,19 +189,61 @@ def plausibility(sample: bytes, encoding: str) -> float | None:
 
 def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
     """The reading to use instead of the detector's ``answer`` on thin evidence, or None
-    to keep it: the most plausible of :data:`JAPANESE` (a tie: the first) and, unless
-    ``answer`` is Latin, windows-1252, when it beats ``answer``'s own plausibility (0
-    for no answer) by :data:`MARGIN`. A lone half-width katakana (``ｩ``) is a Latin sign
-    (``©``) more often than a word. An answer outside :data:`CANDIDATES` (a Cyrillic or
-    Chinese code page the detector kept on its own evidence) is kept, a single-byte one
-    (cp850, mac-roman) weighed by its reading; one in
-    :data:`NOT_WEB` counts as no answer; one of :data:`LATIN` is not replaced by another."""
+    to keep it.
+
+    - ``answer`` Japanese, Latin, another single-byte code page (cp850, mac-roman) or
+      none: the most plausible of :data:`JAPANESE` (a tie: the first) and, unless
+      ``answer`` is Latin, windows-1252, when it beats ``answer``'s own plausibility (0
+      for none) by :data:`MARGIN` (a lone half-width katakana ``ｩ`` is a Latin sign ``©``
+      more often than a word; one Latin code page is not replaced by another);
+    - ``answer`` Chinese or Korean, or a single-byte code page of another script (Arabic,
+      Cyrillic): :func:`_over_foreign`;
+    - ``answer`` in :data:`NOT_WEB`: weighed as none; any other answer is kept.
+    """
     if answer in NOT_WEB:
         answer = None  # not what a page is written in: weighed as no answer
+    if answer is not None and _foreign(sample, answer):
+        return _over_foreign(sample, answer)
     if answer is not None and answer not in CANDIDATES and not single_byte(answer):
         return None
     readings = JAPANESE if answer in LATIN else (*JAPANESE, _USUAL_LATIN)
     return _more_plausible(sample, readings, answer)
+
+
+#: Chinese and Korean multi-byte encodings (WHATWG names GBK/gb18030, Big5, EUC-KR).
+CHINESE_KOREAN = frozenset({"gb18030", "big5", "euc_kr", "euc_tw"})
+
+
+def _foreign(sample: bytes, answer: str) -> bool:
+    """``answer`` is Chinese or Korean, or a single-byte code page whose reading of
+    ``sample`` has letters and none of them Latin."""
+    if answer in CHINESE_KOREAN:
+        return True
+    if answer in CANDIDATES or not single_byte(answer):
+        return False
+    letters = [c for c in decode_as(sample, answer)[0] if not c.isascii() and c.isalpha()]
+    return bool(letters) and not any(_script(c) == "LATIN" for c in letters)
+
+
+def _over_foreign(sample: bytes, answer: str) -> str | None:
+    """The reading to use instead of a Chinese, Korean or other-script ``answer`` on thin
+    evidence: windows-1252 when it is more plausible than the Japanese readings and beats
+    ``answer`` by :data:`MARGIN`; else a Japanese one at least as plausible as
+    ``answer``'s reading and at least 0.5 (the pages this tool reads are Japanese: a tie
+    goes to Japanese). A Chinese or Korean
+    reading's plausibility is its kanji prior (:func:`prior.kanji_prior`: hangul count as
+    uncommon); another code page's is :func:`plausibility`."""
+    if answer in CHINESE_KOREAN:
+        own = kanji_prior(decode_as(sample, answer)[0])[0]
+    else:
+        own = plausibility(sample, answer) or 0.0
+    scores = {c: s for c in JAPANESE if (s := plausibility(sample, c)) is not None}
+    best = max(scores, key=lambda c: scores[c]) if scores else None
+    japanese = scores[best] if best is not None else 0.0
+    latin = plausibility(sample, _USUAL_LATIN) or 0.0
+    if latin > japanese and latin >= own + MARGIN:
+        return _USUAL_LATIN
+    return best if best is not None and japanese >= max(own, 0.5) else None
 
 
 def _more_plausible(sample: bytes, readings: tuple[str, ...], answer: str | None) -> str | None:
@@ -199,40 +261,50 @@ def _own(sample: bytes, answer: str | None) -> float | None:
     return None if answer is None else plausibility(sample, answer)
 
 
-#: Characters no text writes as a word of their own, standing between spaces, markup,
+#: Letters no text writes as a word of their own, standing between spaces, digits, markup,
 #: brackets or sentence punctuation: Latin Extended-A and -B letters, combining marks,
-#: the rarely used Greek signs before its letters, Coptic, Cyrillic, Armenian, Hebrew,
-#: Arabic, Syriac, Thaana and NKo letters (a text in those scripts writes words of
-#: several letters) and the Latin-1 consonants ç ñ ð þ; and, as the whole word, the
-#: Latin-1 signs written glued to a letter or digit (:data:`_GLUED_SIGNS`). Latin-1
-#: vowels (à, é, å, í: one-letter words in French, Portuguese, Norwegian, Icelandic),
-#: the other symbols (©, §, ¶, ·, ±, «, »), Greek letters (π, μ: symbols in English
-#: text) and IPA (ɪ, ʔ: phonetics) are left alone. One EUC-JP kanji of lead byte C2–DF
-#: and trail A1–BF is also a valid two-byte UTF-8 sequence (単 → ñ, 長 → Ĺ, 峠 → ƽ,
-#: 予 → ͽ; 息 → © stays UTF-8).
-_LONE_UNLIKELY = re.compile("[\u0100-\u024f\u0300-\u0385\u03e2-\u07ff\xe7\xf1\xf0\xfe]")
+#: the rarely used Greek signs (before its letters, and archaic ones after them), Coptic,
+#: Cyrillic, Armenian, Hebrew, Arabic, Syriac, Thaana and NKo letters (a text in those
+#: scripts writes words of several letters) and the Latin-1 consonants ç ñ ð þ. Latin-1
+#: vowels (à, é, å, í: one-letter words in French, Portuguese, Norwegian, Icelandic), the
+#: Latin-1 symbols (©, §, ¶, ·, ±, «, »), Greek letters (π, μ: symbols in English text)
+#: and IPA (ɪ, ʔ: phonetics) are left alone. One EUC-JP kanji of lead byte C2–DF and
+#: trail A1–BF is also a valid two-byte UTF-8 sequence (単 → ñ, 長 → Ĺ, 峠 → ƽ, 予 → ͽ,
+#: 年 → ǯ; 息 → © stays UTF-8).
+_LONE_UNLIKELY = re.compile("[\u0100-\u024f\u0300-\u0385\u03d7-\u07ff\xe7\xf1\xf0\xfe]")
 #: Spacing accents (¨ ¯ ´ ¸), superscripts and ordinals (¹ ² ³ ª º), ¦ and ¤: written
-#: after a letter or digit (m², nº, α²), not as a word.
+#: after a letter or digit (m², nº, α², m<sup>2</sup>), not as a word between spaces.
 _GLUED_SIGNS = frozenset("\xa8\xaf\xb4\xb8\xb9\xb2\xb3\xaa\xba\xa6\xa4")
-_BOUNDARY = "\\s<>,.:;!?()\"'"
+_BOUNDARY = "\\s<>,.:;!?()\"'0-9"
 # A run of non-ASCII characters standing as a word of its own (between boundaries).
 _STANDING = re.compile(f"(?<![^{_BOUNDARY}])[^\\x00-\\x7f\\s]+(?![^{_BOUNDARY}])")
+# What stands around a sign written as a word: spaces and sentence punctuation.
+_SPACING = frozenset(" \t\r\n,.:;!?()\"'")
+_IPA = re.compile("[\u0250-\u02af]")
 
 
-def _unlikely_word(word: str) -> bool:
-    """A word of non-ASCII characters only that text does not write: one holding a
-    character of :data:`_LONE_UNLIKELY` or an unassigned code point, one of
-    :data:`_GLUED_SIGNS` alone, or of two or more
-    letters of different scripts (``ɑΧ``) or different signs (``§«``). Two IPA letters
-    (``ɾɬ``), two Greek letters or a letter and a sign (``α²``: mathematics) are a word."""
-    if _LONE_UNLIKELY.search(word) or any(unicodedata.category(c) == "Cn" for c in word):
+def _script(char: str) -> str:
+    return unicodedata.name(char, "?").split(" ", 1)[0]
+
+
+def _unlikely_word(word: str, before: str, after: str) -> bool:
+    """A word of non-ASCII characters only, between ``before`` and ``after`` (a character
+    each, "" at an end), that text does not write: one with an unassigned code point; one
+    letter of :data:`_LONE_UNLIKELY`; one of :data:`_GLUED_SIGNS` between spaces; letters
+    of different scripts (``ɑΧ``), different signs (``§«``), or Latin letters without an
+    ASCII one (``ǯŷ``: accented letters sit among plain ones). A word of one other script
+    (``Иван``, ``да``), two IPA letters (``ɾɬ``), a letter and a sign (``α²``) are words."""
+    if any(unicodedata.category(c) == "Cn" for c in word):
         return True
-    if word in _GLUED_SIGNS:
-        return True
-    if len(word) < 2:
-        return False
-    scripts = {unicodedata.name(c, "?").split(" ", 1)[0] for c in word if c.isalpha()}
-    return len(scripts) > 1 or (not scripts and len(set(word)) > 1)
+    if len(word) == 1:
+        if word in _GLUED_SIGNS:
+            return all(c in _SPACING for c in (before, after) if c)
+        return _LONE_UNLIKELY.match(word) is not None
+    scripts = {_script(c) for c in word if c.isalpha()}
+    if not scripts:
+        return len(set(word)) > 1
+    latin = scripts == {"LATIN"} and all(c.isalpha() for c in word)
+    return len(scripts) > 1 or (latin and not all(_IPA.match(c) for c in word))
 
 
 def utf8_misread(sample: bytes) -> str | None:
@@ -243,10 +315,12 @@ def utf8_misread(sample: bytes) -> str | None:
     answer, at least 0.5 by :func:`plausibility`)."""
     text = sample.decode("utf-8", "ignore")
     non_ascii = len(charclass.NON_ASCII.findall(text))
-    words = _STANDING.findall(text)
-    if not non_ascii or sum(map(len, words)) != non_ascii:
+    words = list(_STANDING.finditer(text))
+    if not non_ascii or sum(len(m.group()) for m in words) != non_ascii:
         return None
-    if not all(map(_unlikely_word, words)):
-        return None
+    for m in words:
+        before, after = text[m.start() - 1 : m.start()], text[m.end() : m.end() + 1]
+        if not _unlikely_word(m.group(), before, after):
+            return None
     best = _more_plausible(sample, JAPANESE, None)
     return best if best is not None and (plausibility(sample, best) or 0.0) >= 0.5 else None
