@@ -122,9 +122,11 @@ def _listed(block: Block) -> bool:
         parent = owner.getparent()
         if parent is None:
             return False
-        items = [folded("".join(map(str, i.itertext()))) for i in parent if isinstance(i.tag, str)]
-        events = len({date for item in items if (date := _event(item))})
-        return len(items) > _MAX_ITEMS or events >= 2
+        entries = [i for i in parent if isinstance(i.tag, str)]
+        if len(entries) > _MAX_ITEMS:  # at most _MAX_ITEMS texts joined per entry below
+            return True
+        items = (folded("".join(map(str, i.itertext()))) for i in entries)
+        return len({date for item in items if (date := _event(item))}) >= 2
     return False
 
 
@@ -145,6 +147,26 @@ def _events(text: str) -> int:
     """Distinct dates of the lines of ``text`` that are a date and what happened on it
     ("平成15年10月 大阪支店開設"); a dateline repeated ("Nov 12, 2018 | By: X") is one."""
     return len({date for line in text.split("\n") if (date := _event(folded(line)))})
+
+
+# How a chronology's entry may open besides a :data:`DATE`: a month and a year (March
+# 2016), a year alone (1998:, 1998 -, 1998年).
+_ENTRY_START = re.compile(
+    rf"^\s*(?:{_MONTHS}\s+)?(?:1[89]|20)\d{{2}}(?![\d.])\s*(?:年|[:：.\-–—])?"
+)
+
+
+def event_date(text: str) -> str:
+    """The date of ``text`` (a block's) when it is a date and what happened on it: a
+    :data:`DATE` with words besides (``2008年10月 大阪支社を開設``), or opening with a month
+    and year or a year (``March 2016 Archive opened``, ``1998: company founded``); else
+    ''."""
+    form = folded(text)
+    date = _event(form)
+    if date:
+        return date
+    start = _ENTRY_START.match(form)
+    return start.group().strip() if start is not None and _residue(form[start.end() :]) else ""
 
 
 def _event(form: str) -> str:

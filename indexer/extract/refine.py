@@ -12,6 +12,7 @@ from lxml import etree
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
 from indexer.extract.comments import comment_blocks
+from indexer.extract.datelines import event_date
 from indexer.extract.explain import Trace
 from indexer.extract.listing import expand_listing
 from indexer.extract.segment import MOSTLY_LINKS, Segmentation
@@ -87,18 +88,49 @@ def _soft(seg: Segmentation, index: int, values: Sequence[float]) -> float:
     return value * _TRIM_SOFTNESS
 
 
+_ENTRY_TAGS = frozenset({"li", "dt", "dd"})
+
+
 def trim(candidate: Candidate, seg: Segmentation, values: Sequence[float]) -> Candidate:
     """Keep the best run of the candidate's blocks, negatives softened.
 
     Inside a chosen container a short line without links (a list item, a table row)
-    costs nothing: it stays between two paragraphs and goes at the edges; other
-    negative blocks weigh ``_TRIM_SOFTNESS`` of their value.
+    costs nothing: it stays between two paragraphs and goes at the edges, unless the
+    lines after the run are a chronology (:func:`_chronology_end`); other negative
+    blocks weigh ``_TRIM_SOFTNESS`` of their value.
     """
     soft = [_soft(seg, i, values) for i in candidate.indexes]
     first, end, best = best_run(soft)
     if best <= 0:
         return candidate
+    end = _chronology_end(candidate.indexes, seg, end)
     return Candidate(candidate.extractor, candidate.indexes[first:end])
+
+
+def _chronology_end(indexes: Sequence[int], seg: Segmentation, end: int) -> int:
+    """Where the kept run ends when the container's list entries around position ``end``
+    of ``indexes`` are a chronology: entries without links, each a date and what happened
+    on it (:func:`datelines.event_date`), of two dates or more, counting those the run
+    already ends with and those after it (after at most one heading: 沿革, History); else
+    ``end``."""
+    dates = set()
+    back = end - 1
+    while back >= 0 and (date := _dated_entry(seg, indexes[back])):
+        dates.add(date)
+        back -= 1
+    stop = end + 1 if end < len(indexes) and seg.blocks[indexes[end]].heading else end
+    after = stop
+    while stop < len(indexes) and (date := _dated_entry(seg, indexes[stop])):
+        dates.add(date)
+        stop += 1
+    return stop if stop > after and len(dates) >= 2 else end
+
+
+def _dated_entry(seg: Segmentation, index: int) -> str:
+    """The date of a list entry without links that is a date and an event, else ''."""
+    block = seg.blocks[index]
+    entry = block.owner.tag in _ENTRY_TAGS and not block.link_chars and not block.furniture
+    return event_date(block.text) if entry else ""
 
 
 def anchor_title(candidate: Candidate, anchor: int | None, values: Sequence[float]) -> Candidate:
