@@ -349,6 +349,14 @@ RELATED = {
         _EXCERPT_EN,
         ("parking permit", "canteen rota", "lift service"),
     ),
+    "en-more-news-after-main": (
+        "<div id='page'><main><article><h1>Timesheet move</h1>{own}</article></main>"
+        "<div class='more-news'><h2 class='widget-title'>More in Facilities</h2>{cards}</div>"
+        "</div>",
+        EN,
+        _EXCERPT_EN,
+        ("parking permit", "canteen rota", "lift service"),
+    ),
     # named only by the heading's wording
     "en-plain-related-posts": (
         "<div id='content'><div class='entry'><h1>Timesheet move</h1>{own}</div><div>"

@@ -45,9 +45,10 @@ _BOX_PARTS = frozenset(
     }
 )  # fmt: skip
 # A whole class/id name, separators removed, naming such a box ("read-next",
-# "more-from-author", "popular-posts", "you-may-also-like").
+# "more-from-author", "more-news", "popular-posts", "you-may-also-like").
 _BOX_NAME = re.compile(
-    r"^(?:readnext|morefrom\w*|popular(?:posts?|articles?|entries|stories)|youmay(?:also)?like"
+    r"^(?:readnext|morefrom\w*|more(?:news|posts?|stories|articles?|entries)"
+    r"|popular(?:posts?|articles?|entries|stories)|youmay(?:also)?like"
     r"|alsolike|ninki(?:kiji|posts?|entry)?)$"
 )
 _NAME_SEPARATORS = re.compile(r"[_\-:.]+")
