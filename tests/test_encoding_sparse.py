@@ -169,6 +169,7 @@ def test_two_kyoiku_kanji_among_ascii_decode_as_written(encoding: str) -> None:
         "Ratio A\u00b7B",
         "<td>\u00acp</td>",
         "Add \u00bd\u2013\u00be cup of milk.",
+        "Gr\u00f6\u00dfe: \u00bd m\u00b2",
     ],
 )
 def test_a_windows_1252_line_with_few_signs_stays_windows_1252(line: str) -> None:

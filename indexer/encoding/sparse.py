@@ -195,7 +195,9 @@ def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
       none: the most plausible of :data:`JAPANESE` (a tie: the first) and, unless
       ``answer`` is Latin, windows-1252, when it beats ``answer``'s own plausibility (0
       for none) by :data:`MARGIN` (a lone half-width katakana ``ｩ`` is a Latin sign ``©``
-      more often than a word; one Latin code page is not replaced by another);
+      more often than a word; one Latin code page is not replaced by another, except
+      ISO-8859-15 reading windows-1252's signs as lone letters, ½ as ``œ``:
+      :func:`_latin9_misread`);
     - ``answer`` Chinese or Korean, or a single-byte code page of another script (Arabic,
       Cyrillic): :func:`_over_foreign`;
     - ``answer`` in :data:`NOT_WEB`: weighed as none; any other answer is kept.
@@ -206,8 +208,29 @@ def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
         return _over_foreign(sample, answer)
     if answer is not None and answer not in CANDIDATES and not single_byte(answer):
         return None
+    if answer == "iso8859-15" and _latin9_misread(sample):
+        return _more_plausible(sample, JAPANESE, _USUAL_LATIN) or _USUAL_LATIN
     readings = JAPANESE if answer in LATIN else (*JAPANESE, _USUAL_LATIN)
     return _more_plausible(sample, readings, answer)
+
+
+# What ISO-8859-15 reads where windows-1252 has ¤ ¦ ¨ ´ ¸ ¼ ½ ¾ (bytes A4–BE).
+_LATIN9_OWN = re.compile("[\u20ac\u0160\u0161\u017d\u017e\u0152\u0153\u0178]")
+
+
+def _latin9_misread(sample: bytes) -> bool:
+    """True when an ISO-8859-15 answer reads windows-1252 signs as its own letters: none
+    of them is the euro (why a page is written in ISO-8859-15) and none of its letters
+    (Š š Ž ž Œ œ Ÿ) sits in a word (``cœur``, ``Škoda``), so ``½`` would read ``œ``."""
+    text = decode_as(sample, "iso8859-15")[0]
+    own = list(_LATIN9_OWN.finditer(text))
+    if not own:
+        return False
+    for match in own:
+        before, after = text[match.start() - 1 : match.start()], text[match.end() : match.end() + 1]
+        if match.group() == "\u20ac" or before.isalpha() or after.isalpha():
+            return False
+    return True
 
 
 #: Chinese and Korean multi-byte encodings (WHATWG names GBK/gb18030, Big5, EUC-KR).
