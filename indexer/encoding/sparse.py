@@ -9,8 +9,8 @@ holds, sequence by sequence (:func:`plausibility`):
 
 - a Japanese reading (cp932, EUC-JP): full-width kana, punctuation and symbols (※, ①),
   and the kyōiku kanji (:data:`indexer.encoding.prior.COMMON_KANJI`) are plausible;
-  other kanji count half (JIS level 2 is where a misread pair lands); half-width katakana
-  count half (real ones are words of their own, a misread EUC-JP pair is two of them); a
+  other JIS level-1 kanji count half, level 2 a quarter (where a misread pair lands);
+  half-width katakana count half, two standing alone a quarter (one EUC-JP kanji); a
   character glued between two ASCII letters (``S鰍nce``) is not;
 - a Latin reading (windows-1252, ISO-8859-1/-15): the typographic placement of
   :mod:`indexer.encoding.singlebyte`; and a word made only of two or more non-ASCII
@@ -97,16 +97,30 @@ def _shift_jis_shaped(token: str) -> bool:
 
 
 def _japanese_weight(char: str, before: str, after: str) -> float:
-    """How plausible one non-ASCII character of a Japanese reading is (0–1)."""
+    """How plausible one non-ASCII character of a Japanese reading is (0–1), half-width
+    katakana aside (:func:`_japanese_plausibility`)."""
     if before.isascii() and after.isascii() and before.isalpha() and after.isalpha():
         return 0.0
     if charclass.KANA.match(char) or charclass.FULLWIDTH.match(char) or char in COMMON_KANJI:
         return 1.0
     if _jis_symbol(char):
         return 1.0
-    if charclass.KANJI.match(char) or charclass.HALFWIDTH.match(char):
+    if charclass.KANJI.match(char):
+        return 0.5 if _jis_level_1(char) else 0.25
+    if charclass.HALFWIDTH.match(char):
         return 0.5
     return 0.0
+
+
+@functools.lru_cache(maxsize=1024)
+def _jis_level_1(char: str) -> bool:
+    """A kanji of JIS X 0208 level 1 (the 2,965 in common use, rows 16–47: Shift_JIS
+    889F–9872); level 2 and the extensions are rarer, and where a misread pair lands."""
+    try:
+        code = char.encode("cp932")
+    except UnicodeEncodeError:
+        return False
+    return b"\x88\x9f" <= code <= b"\x98\x72"
 
 
 @functools.lru_cache(maxsize=1024)
@@ -122,9 +136,25 @@ def _jis_symbol(char: str) -> bool:
     return code[0] in (0x81, 0x87) or (code[0] == 0x84 and code[1] >= 0x9F)
 
 
+# Two half-width katakana standing alone: exactly what one EUC-JP kanji reads as, unless
+# the second is a voicing mark after a kana that takes it (ｶﾞ, ﾊﾟ: a written syllable).
+_HALFWIDTH_PAIR = re.compile(
+    "(?<![^\x00-\x7f])(?![\uff76-\uff84\uff8a-\uff8e\uff73]\uff9e|[\uff8a-\uff8e]\uff9f)"
+    "[\uff61-\uff9f]{2}(?![^\x00-\x7f])"
+)
+
+
 def _japanese_plausibility(text: str) -> float:
+    """The mean :func:`_japanese_weight` of the non-ASCII characters of ``text``; two
+    half-width katakana standing alone weigh a quarter each (a word of them is rarely two
+    long, one EUC-JP kanji is two of them: 辻 → ﾄﾔ)."""
+    pairs = {i for m in _HALFWIDTH_PAIR.finditer(text) for i in (m.start(), m.start() + 1)}
     weights = [
-        _japanese_weight(m.group(), text[m.start() - 1 : m.start()], text[m.end() : m.end() + 1])
+        0.25
+        if m.start() in pairs
+        else _japanese_weight(
+            m.group(), text[m.start() - 1 : m.start()], text[m.end() : m.end() + 1]
+        )
         for m in charclass.NON_ASCII.finditer(text)
     ]
     return sum(weights) / len(weights) if weights else 0.0
