@@ -304,13 +304,13 @@ def test_the_pages_own_dated_or_folded_text_stays(name: str) -> None:
 # --- a box of related entries, named by its heading's class --------------------------------
 
 _EXCERPT_EN = (
-    "<div class='card'><h4>{title}</h4><p>The facilities team explains in this entry how the "
-    "{title} works, who to ask about it and what changes for visitors and staff this year, "
-    "with the dates of every step.</p></div>"
+    "<div class='card'><h4><a href='/e/1'>{title}</a></h4><p>The facilities team explains "
+    "in this entry how the {title} works, who to ask about it and what changes for visitors "
+    "and staff this year, with the dates of every step.</p></div>"
 )
 _EXCERPT_JA = (
-    "<div class='card'><h4>{title}</h4><p>この記事では{title}の仕組みと問い合わせ先、"
-    "今年度から変わる点について、各段階の日程とあわせて総務部がくわしく説明します。</p></div>"
+    "<div class='card'><h4><a href='/e/2'>{title}</a></h4><p>この記事では{title}の仕組みと"
+    "問い合わせ先、今年度から変わる点について、各段階の日程とあわせて総務部がくわしく説明します。</p></div>"
 )
 RELATED = {
     "en-wp-related-article": (
@@ -430,6 +430,16 @@ _SECTION = (
         f"<div class='body'><h1>Timesheet move</h1><div class='section'>{_own(EN)}</div>"
         f"<div class='section'><h2>More on approvals</h2><p>{_SECTION}</p>"
         f"<p>{_SECTION.replace('Earlier', 'Later')}</p></div></div>",
+        # found by an attack: worded like a box, two paragraphs or citations, no links
+        f"<main><h1>Travel policy</h1>{_own(EN)}<section><h2>Related</h2><p>{_SECTION}</p>"
+        f"<p>{_SECTION.replace('Earlier', 'Later')}</p></section></main>",
+        f"<main><h1>Records</h1>{_own(EN)}<section><h2>Recommended reading</h2><ul>"
+        f"<li>{_SECTION}</li><li>ISO 15489-1:2016 Records management</li></ul></section></main>",
+        # a Sphinx section whose id is its heading's slug
+        f"<main><h1>Backup</h1>{_own(EN)}<section id='recommended'><h2>Recommended</h2>"
+        f"<p>{_SECTION}</p></section></main>",
+        f"<main><h1>Backup</h1>{_own(EN)}<section id='related'><h2>Related</h2><p>{_SECTION}"
+        "</p></section><section id='faq'><h2>FAQ</h2><p>Ask the help desk.</p></section></main>",
     ],
 )
 def test_an_articles_own_related_section_stays(body: str) -> None:

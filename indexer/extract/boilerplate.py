@@ -67,12 +67,35 @@ def is_furniture(element: etree._Element) -> bool:
 
     Tags: ``nav``, ``aside``, ``footer``, ``header``, ``form``, ``menu``; ARIA landmark
     roles navigation/banner/contentinfo/complementary/search (WAI-ARIA 1.2 §5.3.4);
-    class/id words as in Mozilla Readability, vetoed by content words.
+    class/id words as in Mozilla Readability, vetoed by content words; an id naming a box
+    of other entries (:func:`names_box_of_entries`) that is the slug of the section's own
+    heading (:func:`_heading_slug`: ``<section id="related"><h2>Related</h2>``) does not
+    count.
     """
     if element.tag in BOILERPLATE_TAGS:
         return True
     get = element.get
-    return _furniture_names(get("class"), get("id"), get("role"))
+    id_ = get("id")
+    if not _furniture_names(get("class"), id_, get("role")):
+        return False
+    if id_ and names_box_of_entries(id_.lower()) and _heading_slug(element, id_):
+        return _furniture_names(get("class"), None, get("role"))
+    return True
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def _heading_slug(element: etree._Element, id_: str) -> bool:
+    """True when ``id_`` is made from the text of the section's own heading (its first
+    child element, an ``h1``–``h6``, as Sphinx and Docutils make section ids): every
+    token of the id is a word of the heading."""
+    first = next((child for child in element if isinstance(child.tag, str)), None)
+    if first is None or first.tag not in _HEADINGS:
+        return False
+    words = set(_TOKEN_SPLIT.split("".join(map(str, first.itertext())).lower()))
+    tokens = [t for t in _TOKEN_SPLIT.split(id_.lower()) if t]
+    return bool(tokens) and all(t in words for t in tokens)
 
 
 @functools.lru_cache(maxsize=4096)

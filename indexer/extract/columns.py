@@ -226,11 +226,11 @@ def _take_label(zones: Zones, index: int, found: set[int], prose: list[etree._El
 
 # A heading's whole wording naming such a box (NFKC, lower case, end punctuation off).
 _RELATED_WORDING = re.compile(
-    r"^(?:related(?: posts?| articles?| stories| entries| content| reading)?"
+    r"^(?:related (?:posts?|articles?|stories|entries)"
     r"|you (?:may|might|will) (?:also )?(?:like|enjoy|be interested in)(?: these)?"
-    r"|read next|up next|more from .{1,40}|more (?:stories|articles|posts)"
-    r"|(?:most )?popular(?: posts| articles| stories| entries)?|most (?:read|viewed)"
-    r"|recommended(?: for you| reading| posts| articles)?|recent (?:posts|entries|articles)"
+    r"|read next|more from .{1,40}|more (?:stories|articles|posts)"
+    r"|popular (?:posts|articles|stories|entries)|most (?:read|viewed)(?: articles| stories)?"
+    r"|recommended (?:for you|posts|articles)|recent (?:posts|entries|articles)"
     r"|関連(?:する)?(?:記事|エントリー?|投稿)(?:一覧)?|(?:お|オ)(?:すすめ|ススメ)(?:の)?記事"
     r"|こちらの記事も(?:お|オ)(?:すすめ|ススメ)|(?:あわ|合わ)せて読みたい(?:記事)?"
     r"|人気(?:の)?記事(?:ランキング)?|よく読まれている記事|この記事を読んだ人は.{0,30}"
@@ -243,8 +243,8 @@ _SLUG_TOKENS = 4
 # A title that is not an ``h1``–``h6`` (``<div class="related-title">``): at most this
 # many characters on one line.
 _MAX_TITLE = 40
-# A box named only by its heading's wording holds at least this many blocks after it (a
-# section of the page's own, such as "Related reading" with one paragraph, stays).
+# A box named only by its heading's wording holds at least this many linked blocks after
+# it (the entries it offers).
 _MIN_ENTRIES = 2
 
 
@@ -254,9 +254,11 @@ def related_blocks(zones: Zones) -> set[int]:
     title's container, when that container holds none of the prose before the title (the
     box is a container of its own, not the article's last section). The title names the
     box by its class or id or its container's (:func:`_names_related`: "relatedposts",
-    "read-next"), or, for a heading, by its whole wording (:data:`_RELATED_WORDING`:
-    "Related posts", "You may also like", "関連記事", "あわせて読みたい"), and then the
-    box holds :data:`_MIN_ENTRIES` blocks or more after it."""
+    "read-next") and the box links to one entry or more, or, for a heading, by its whole
+    wording (:data:`_RELATED_WORDING`: "Related posts", "You may also like", "関連記事",
+    "あわせて読みたい") and :data:`_MIN_ENTRIES` blocks or more after it link to entries (a
+    section of the page's own, "Related" or "Recommended reading" with paragraphs or
+    citations, links to none)."""
     blocks, kept = zones.seg.blocks, set(zones.kept)
     prose: list[etree._Element] = []
     for index, block in enumerate(blocks):  # the title may be dropped already (its class)
@@ -268,9 +270,10 @@ def related_blocks(zones: Zones) -> set[int]:
         box = block.owner.getparent()
         if not prose or box is None or _holds(box, prose):
             continue
-        found = {i for i in zones.kept if i >= index and _within(blocks[i].owner, box)}
-        if named or len(found - {index}) >= _MIN_ENTRIES:
-            return found
+        after = [i for i in range(index + 1, len(blocks)) if _within(blocks[i].owner, box)]
+        linked = sum(1 for i in after if blocks[i].link_chars)  # kept or not (link lines)
+        if linked >= (1 if named else _MIN_ENTRIES):
+            return {i for i in zones.kept if i >= index and _within(blocks[i].owner, box)}
     return set()
 
 

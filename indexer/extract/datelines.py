@@ -156,6 +156,16 @@ _ENTRY_START = re.compile(
 )
 
 
+def date_only(text: str) -> str:
+    """``text`` (NFKC, lower case, stripped) when it is a date alone: a :data:`DATE`, a
+    month and a year or a year (``1985年6月``, ``March 2016``, ``1998``), else ''."""
+    form = folded(text).strip()
+    month = form.removesuffix("月")  # 1985年6月: DATE reads the year and month as 1985年6
+    if DATE.fullmatch(form) or DATE.fullmatch(month) or _ENTRY_START.fullmatch(form):
+        return form
+    return ""
+
+
 def event_date(text: str) -> str:
     """The date of ``text`` (a block's) when it is a date and what happened on it: a
     :data:`DATE` with words besides (``2008年10月 大阪支社を開設``), or opening with a month

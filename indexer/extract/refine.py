@@ -12,10 +12,10 @@ from lxml import etree
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
 from indexer.extract.comments import comment_blocks
-from indexer.extract.datelines import event_date
+from indexer.extract.datelines import date_only, event_date
 from indexer.extract.explain import Trace
 from indexer.extract.listing import expand_listing
-from indexer.extract.segment import MOSTLY_LINKS, Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Block, Segmentation
 from indexer.extract.titles import title_parts
 
 # Inside a chosen container, negative blocks weigh this much when trimming its edges: a
@@ -109,28 +109,44 @@ def trim(candidate: Candidate, seg: Segmentation, values: Sequence[float]) -> Ca
 
 def _chronology_end(indexes: Sequence[int], seg: Segmentation, end: int) -> int:
     """Where the kept run ends when the container's list entries around position ``end``
-    of ``indexes`` are a chronology: entries without links, each a date and what happened
-    on it (:func:`datelines.event_date`), of two dates or more, counting those the run
-    already ends with and those after it (after at most one heading: 沿革, History); else
+    of ``indexes`` are a chronology (:func:`_chronology`), counting those the run already
+    ends with and those after it (after at most one heading: 沿革, History); else
     ``end``."""
-    dates = set()
-    back = end - 1
-    while back >= 0 and (date := _dated_entry(seg, indexes[back])):
-        dates.add(date)
-        back -= 1
-    stop = end + 1 if end < len(indexes) and seg.blocks[indexes[end]].heading else end
-    after = stop
-    while stop < len(indexes) and (date := _dated_entry(seg, indexes[stop])):
-        dates.add(date)
+    start = end
+    while start > 0 and _entry(seg, indexes[start - 1]):
+        start -= 1
+    after = end + 1 if end < len(indexes) and seg.blocks[indexes[end]].heading else end
+    stop = after
+    while stop < len(indexes) and _entry(seg, indexes[stop]):
         stop += 1
-    return stop if stop > after and len(dates) >= 2 else end
+    entries = [seg.blocks[i] for i in (*indexes[start:end], *indexes[after:stop])]
+    return stop if stop > after and _chronology(entries) else end
 
 
-def _dated_entry(seg: Segmentation, index: int) -> str:
-    """The date of a list entry without links that is a date and an event, else ''."""
+def _entry(seg: Segmentation, index: int) -> bool:
+    """A list entry (``li``, ``dt``, ``dd``) without links, outside page furniture."""
     block = seg.blocks[index]
-    entry = block.owner.tag in _ENTRY_TAGS and not block.link_chars and not block.furniture
-    return event_date(block.text) if entry else ""
+    return block.owner.tag in _ENTRY_TAGS and not block.link_chars and not block.furniture
+
+
+def _chronology(entries: Sequence[Block]) -> bool:
+    """Every entry a date and what happened on it (:func:`datelines.event_date`), or a
+    ``dt`` that is a date alone followed by its ``dd`` (``<dt>1985年6月</dt><dd>会社を設立``),
+    of two dates or more."""
+    dates = set()
+    term = False
+    for block in entries:
+        if date := event_date(block.text):
+            dates.add(date)
+            term = False
+        elif block.owner.tag == "dt" and (date := date_only(block.text)):
+            dates.add(date)
+            term = True
+        elif block.owner.tag == "dd" and term:
+            term = False
+        else:
+            return False
+    return len(dates) >= 2
 
 
 def anchor_title(candidate: Candidate, anchor: int | None, values: Sequence[float]) -> Candidate:
