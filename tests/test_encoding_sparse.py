@@ -247,3 +247,25 @@ def test_a_latin_sign_that_iso_8859_15_reads_as_a_lone_letter_stays_windows_1252
     )
     decoded = decode_body(page.encode("cp1252"), "text/html")
     assert (decoded.encoding, decoded.text) == ("windows-1252", page)
+
+
+@pytest.mark.parametrize(
+    ("encoding", "words"),
+    [
+        ("euc_kr", "대한민국 정부는 국민의 안전을 위해"),
+        ("euc_kr", "회의실 예약 안내"),
+        ("euc_jp", "田中 太郎"),
+        ("euc_jp", "伊藤 博文"),
+    ],
+)
+@pytest.mark.parametrize("line", LINES)
+def test_a_korean_sentence_stays_korean_and_a_japanese_name_japanese(
+    encoding: str, words: str, line: str
+) -> None:
+    """Korean writes spaces between its words, so three spaced hangul words are Korean
+    (CI found a Korean sentence decoded as EUC-JP once a tie went to Japanese); a
+    Japanese name spaced as family and given name stays Japanese. One Korean word alone
+    (안녕하세요) still reads as Japanese on thin evidence: no prior here ranks hangul."""
+    page = _page(line, words)
+    decoded = decode_body(page.encode(encoding), "text/html")
+    assert (decoded.encoding, decoded.text) == (encoding, page)

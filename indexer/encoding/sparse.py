@@ -278,16 +278,33 @@ def _foreign(sample: bytes, answer: str) -> bool:
     return bool(letters) and not any(_script(c) == "LATIN" for c in letters)
 
 
+_HANGUL_WORD = "[\uac00-\ud7a3]+"
+# Korean writes spaces between words: three hangul words in a row are a sentence.
+_HANGUL_SENTENCE = re.compile(f"{_HANGUL_WORD}(?: {_HANGUL_WORD}){{2,}}")
+_HANGUL_PAIR = re.compile(f"{_HANGUL_WORD} {_HANGUL_WORD}")
+
+
+def _chinese_korean_plausibility(text: str) -> float:
+    """How plausible a Chinese or Korean reading is (0–1): its kanji prior
+    (:func:`prior.kanji_prior`), and for hangul, which no prior here ranks, 1 for three
+    words or more spaced as Korean writes them, 0.75 for two, else 0.5."""
+    share = kanji_prior(text)[0]
+    if _HANGUL_SENTENCE.search(text):
+        return 1.0
+    if _HANGUL_PAIR.search(text):
+        return max(share, 0.75)
+    return max(share, 0.5) if re.search(_HANGUL_WORD, text) else share
+
+
 def _over_foreign(sample: bytes, answer: str) -> str | None:
     """The reading to use instead of a Chinese, Korean or other-script ``answer`` on thin
     evidence: windows-1252 when it is more plausible than the Japanese readings and beats
     ``answer`` by :data:`MARGIN`; else a Japanese one at least as plausible as
     ``answer``'s reading and at least 0.5 (the pages this tool reads are Japanese: a tie
-    goes to Japanese). A Chinese or Korean
-    reading's plausibility is its kanji prior (:func:`prior.kanji_prior`: hangul count as
-    uncommon); another code page's is :func:`plausibility`."""
+    goes to Japanese). A Chinese or Korean reading's plausibility is
+    :func:`_chinese_korean_plausibility`; another code page's is :func:`plausibility`."""
     if answer in CHINESE_KOREAN:
-        own = kanji_prior(decode_as(sample, answer)[0])[0]
+        own = _chinese_korean_plausibility(decode_as(sample, answer)[0])
     else:
         own = plausibility(sample, answer) or 0.0
     scores = {c: s for c in JAPANESE if (s := plausibility(sample, c)) is not None}
