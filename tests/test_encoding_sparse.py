@@ -209,8 +209,17 @@ def test_one_euc_jp_kanji_read_as_a_lone_letter_decodes_as_euc_jp(word: str, lin
                 "Thanks for reading. \u4f50\u85e4",
                 "Release owner: \u4e09\u6d66",
                 'The product is called "\u8aad\u58f2" in the catalogue.',
+                # found by a second attack: a symbol glued to a word, an apostrophe
+                "<li>\u2605New arrivals</li>",
+                "\u6e0b\u8c37 office: it\u2019s open.",
             )
         ),
+        ("euc_jp", "<li>\u30fbnew</li>"),
+        ("cp932", "<li>\u2460Note</li>"),
+        ("cp932", "\u3231ABC Holdings"),
+        ("euc_jp", "Model: \uff7a\uff9d\uff8b\uff9f\uff6d\uff70\uff80"),
+        ("euc_jp", "See the \uff8f\uff86\uff6d\uff71\uff99."),
+        ("cp932", "Mode: \uff8a\uff9f\uff7d\uff9c\uff70\uff84\uff9e"),
         ("cp932", "Step \u2460 then \u2461."),
         ("euc_jp", "Updated: 2024\u5e74"),
         ("euc_jp", "<li>Ref \u670912</li>"),
@@ -269,3 +278,33 @@ def test_a_korean_sentence_stays_korean_and_a_japanese_name_japanese(
     page = _page(line, words)
     decoded = decode_body(page.encode(encoding), "text/html")
     assert (decoded.encoding, decoded.text) == (encoding, page)
+
+
+@pytest.mark.parametrize(
+    ("body", "encoding"),
+    [
+        (b"Thanks,\nAndr\xe9", "windows-1252"),
+        ("Best regards,\n\uff76\uff8c\uff6a".encode("cp932"), "cp932"),
+        ("see \uff83\uff7d\uff84".encode("cp932"), "cp932"),
+        ("Hello (\u015f)".encode(), "utf-8"),
+    ],
+)
+def test_a_body_ending_in_its_only_multibyte_character_decodes_as_written(
+    body: bytes, encoding: str
+) -> None:
+    """Found by a second attack: a short body is whole, so a lead byte ending it is not a
+    character cut by a sample (``Andr\\xe9`` read as UTF-8 with U+FFFD)."""
+    decoded = decode_body(body, "text/plain")
+    assert decoded.encoding == encoding, decoded
+    assert "\ufffd" not in decoded.text
+
+
+def test_a_korean_sentence_after_english_stays_korean() -> None:
+    """Found by a second attack: after 1.5 KB of English the detector answers windows-1252
+    and the kanji-only rule EUC-JP; a sentence of spaced hangul words is Korean."""
+    english = "<p>The quarterly report covers sales, hiring and the new office.</p>" * 25
+    page = _page(
+        english + "<p>\uc624\ub298 \ub0a0\uc528\uac00 \uc815\ub9d0 \uc88b\ub124\uc694</p>", ""
+    )
+    decoded = decode_body(page.encode("euc_kr"), "text/html")
+    assert (decoded.encoding, decoded.text) == ("euc_kr", page)

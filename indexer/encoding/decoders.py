@@ -17,6 +17,10 @@ from collections.abc import Callable
 
 from indexer.encoding import japanese
 
+#: Data at least this long may be cut from a longer body (a detection sample, a body at
+#: its size cap): a character cut by its end is forgiven. Shorter data is a whole body.
+MAY_BE_CUT_BYTES = 64 * 1024
+
 _C1_HANDLER = "indexer-c1"
 
 
@@ -86,15 +90,16 @@ def strict_text(data: bytes, encoding: str) -> str | None:
     """The text of ``data`` when it decodes in ``encoding`` without any replacement, else None.
 
     A multi-byte character cut by the end of ``data`` (a body truncated at the size cap,
-    a sample) does not count against it: an error within the last 3 bytes is forgiven and
-    the text stops before it.
+    a sample) does not count against it when ``data`` may be cut (``MAY_BE_CUT_BYTES``
+    long or more): an error within the last 3 bytes is forgiven and the text stops before
+    it. Shorter data is a whole body, whose last byte is what it is.
     """
     try:
         return decode_as(data, encoding, strict=True)[0]
     except LookupError:
         return None
     except UnicodeDecodeError as exc:
-        if exc.start < len(data) - 3 or exc.start == 0:
+        if exc.start < len(data) - 3 or exc.start == 0 or len(data) < MAY_BE_CUT_BYTES:
             return None
         return strict_text(data[: exc.start], encoding)
 

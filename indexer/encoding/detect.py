@@ -364,7 +364,9 @@ def _detect(data: bytes, sample: bytes) -> str | None:
         return sure
     guess = chardet_encoding(sample)
     if guess in ("utf-8", "utf-16le", "utf-16be", "iso2022_jp"):
-        return guess
+        if strict_text(sample, guess) is not None:
+            return guess
+        guess = None  # a Unicode answer for bytes that are not (one cut lead at the end)
     if guess is None:
         return prefer_japanese(readings, guess)
     japanese = (

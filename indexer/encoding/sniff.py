@@ -10,6 +10,8 @@ from __future__ import annotations
 import codecs
 import re
 
+from indexer.encoding.decoders import MAY_BE_CUT_BYTES
+
 #: Bytes looked at by the sample-based sniffers.
 SAMPLE_BYTES = 4096
 
@@ -73,9 +75,12 @@ def sniff_iso2022_jp(data: bytes) -> bool:
 
 
 def is_utf8(data: bytes) -> bool:
-    """True when ``data`` is valid UTF-8; a character cut by the end of data still counts."""
+    """True when ``data`` is valid UTF-8; a character cut by the end of data still counts
+    when ``data`` may be cut (:data:`MAY_BE_CUT_BYTES` long or more: ``Andr\\xe9`` ending
+    a short windows-1252 body is no UTF-8)."""
+    final = len(data) < MAY_BE_CUT_BYTES
     try:
-        codecs.getincrementaldecoder("utf-8")("strict").decode(data, final=False)
+        codecs.getincrementaldecoder("utf-8")("strict").decode(data, final=final)
     except UnicodeDecodeError:
         return False
     return True

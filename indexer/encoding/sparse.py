@@ -100,7 +100,7 @@ def _japanese_weight(char: str, before: str, after: str) -> float:
     """How plausible one non-ASCII character of a Japanese reading is (0–1), half-width
     katakana aside (:func:`_japanese_plausibility`)."""
     if before.isascii() and after.isascii() and before.isalpha() and after.isalpha():
-        return 0.0
+        return 1.0 if char == "\u2019" else 0.0  # an apostrophe (it’s), JIS row 1
     if charclass.KANA.match(char) or charclass.FULLWIDTH.match(char) or char in COMMON_KANJI:
         return 1.0
     if _jis_symbol(char):
@@ -144,20 +144,76 @@ _HALFWIDTH_PAIR = re.compile(
 )
 
 
-def _japanese_plausibility(text: str) -> float:
-    """The mean :func:`_japanese_weight` of the non-ASCII characters of ``text``; two
-    half-width katakana standing alone weigh a quarter each (a word of them is rarely two
-    long, one EUC-JP kanji is two of them: 辻 → ﾄﾔ)."""
-    pairs = {i for m in _HALFWIDTH_PAIR.finditer(text) for i in (m.start(), m.start() + 1)}
+# A word of half-width katakana, three or more, written as the syllabary is: no voicing
+# mark, long-vowel mark or small kana first, a voicing mark only after a kana that takes
+# it (ｶﾞ ﾊﾟ ｳﾞ), a small ya/yu/yo only after an i-column kana (ｷｬ ｼｭ, with its mark: ｼﾞｮ).
+_HALFWIDTH_WORD = re.compile(
+    "(?<![\uff61-\uff9f])(?![\uff67-\uff70\uff9e\uff9f])"
+    "(?:[\uff66\uff71-\uff9d]|(?<=[\uff73\uff76-\uff84\uff8a-\uff8e])\uff9e"
+    "|(?<=[\uff8a-\uff8e])\uff9f|(?<=[\uff77\uff7c\uff81\uff86\uff8b\uff90\uff98\uff9e\uff9f])"
+    "[\uff6c-\uff6e]|(?<=[\uff66-\uff9f])[\uff67-\uff6b\uff6f\uff70]){3,}"
+    "(?![\uff61-\uff9f])"
+)
+
+
+def _japanese_plausibility(text: str, encoding: str) -> float:
+    """The mean :func:`_japanese_weight` of the non-ASCII characters of ``text`` read as
+    ``encoding``, half-width katakana weighed by their words: two standing alone a
+    quarter each (a word of them is rarely two long, one EUC-JP kanji is two of them:
+    辻 → ﾄﾔ); an odd number, three or more, written as the syllabary is
+    (:data:`_HALFWIDTH_WORD`) three quarters (an even one may be EUC-JP kanji). In a
+    Shift_JIS reading, kanji of two or more Shift_JIS pairs in a row led by 8E with trails
+    A1–DF weigh nothing (EUC-JP half-width katakana: ﾏﾆｭｱﾙ → 煮屡鹿竺勺)."""
+    special: dict[int, float] = {}
+    for match in _HALFWIDTH_PAIR.finditer(text):
+        special.update({match.start(): 0.25, match.start() + 1: 0.25})
+    for match in _HALFWIDTH_WORD.finditer(text):
+        if (match.end() - match.start()) % 2:  # an even run may be EUC-JP kanji (三浦: ｻｰｱｺ)
+            special.update(dict.fromkeys(range(match.start(), match.end()), 0.75))
+    if encoding == "cp932":
+        special.update(dict.fromkeys(_euc_halfwidth_kanji(text), 0.0))
     weights = [
-        0.25
-        if m.start() in pairs
+        special[m.start()]
+        if m.start() in special
         else _japanese_weight(
             m.group(), text[m.start() - 1 : m.start()], text[m.end() : m.end() + 1]
         )
         for m in charclass.NON_ASCII.finditer(text)
     ]
     return sum(weights) / len(weights) if weights else 0.0
+
+
+def _euc_halfwidth_kanji(text: str) -> list[int]:
+    """Positions of kanji in runs of two or more whose Shift_JIS bytes are 8E A1–DF."""
+    found: list[int] = []
+    run: list[int] = []
+    for index, char in enumerate(f"{text} "):
+        if _euc_halfwidth_pair(char):
+            run.append(index)
+            continue
+        if len(run) >= 2:
+            found += run
+        run = []
+    return found
+
+
+@functools.lru_cache(maxsize=1024)
+def _euc_halfwidth_pair(char: str) -> bool:
+    try:
+        code = char.encode("cp932")
+    except UnicodeEncodeError:
+        return False
+    return len(code) == 2 and code[0] == 0x8E and 0xA1 <= code[1] <= 0xDF
+
+
+# Signs glued to the start of a word that Latin text writes after one (†, ‡, ‰, ™ and the
+# spacing accents ˆ ˜), ¡ before a non-ASCII character other than Spanish capitals (Á É
+# Í Ó Ú Ñ Ü) and ¿, ¢ before a letter: one Japanese symbol glued to an English word
+# (★New in EUC-JP reads ¡úNew, ①Note in Shift_JIS ‡@Note).
+_OPENING_GLUED = re.compile(
+    "(?<![A-Za-z0-9\x80-\uffff])(?:[\u2020\u2021\u2030\u2122\u02c6\u02dc](?=[^\\s<])"
+    "|\xa1(?=[^\x00-\x7f\\s\xc1\xc9\xcd\xd3\xda\xd1\xdc\xbf])|\xa2(?=[A-Za-z\xc0-\xff]))"
+)
 
 
 def _single_byte_plausibility(text: str) -> float:
@@ -177,6 +233,7 @@ def _single_byte_plausibility(text: str) -> float:
         for i in range(m.start(), m.end())
         if not text[i].isascii()
     )
+    misplaced.update(m.start() for m in _OPENING_GLUED.finditer(text))
     return max(plausible - len(misplaced), 0) / judged
 
 
@@ -214,7 +271,7 @@ def plausibility(sample: bytes, encoding: str) -> float | None:
     text = strict_text(sample, encoding)
     if text is None or not charclass.NON_ASCII.search(text):
         return None
-    return _japanese_plausibility(text)
+    return _japanese_plausibility(text, encoding)
 
 
 def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
@@ -230,10 +287,14 @@ def weigh_sparse(sample: bytes, answer: str | None) -> str | None:
       :func:`_latin9_misread`);
     - ``answer`` Chinese or Korean, or a single-byte code page of another script (Arabic,
       Cyrillic): :func:`_over_foreign`;
-    - ``answer`` in :data:`NOT_WEB`: weighed as none; any other answer is kept.
+    - ``answer`` in :data:`NOT_WEB`: weighed as none; any other answer is kept;
+    - whatever ``answer``, EUC-KR when it reads a Korean sentence (:func:`_korean_sentence`)
+      and no Japanese reading is wholly plausible (all kana and kyōiku kanji).
     """
     if answer in NOT_WEB:
         answer = None  # not what a page is written in: weighed as no answer
+    if answer != "euc_kr" and _korean_sentence(sample):
+        return "euc_kr" if max(_japanese_scores(sample).values(), default=0.0) < 1 else None
     if answer is not None and _foreign(sample, answer):
         return _over_foreign(sample, answer)
     if answer is not None and answer not in CANDIDATES and not single_byte(answer):
@@ -279,9 +340,25 @@ def _foreign(sample: bytes, answer: str) -> bool:
 
 
 _HANGUL_WORD = "[\uac00-\ud7a3]+"
+_HANGUL_SYLLABLE = re.compile("[\uac00-\ud7a3]")
 # Korean writes spaces between words: three hangul words in a row are a sentence.
 _HANGUL_SENTENCE = re.compile(f"{_HANGUL_WORD}(?: {_HANGUL_WORD}){{2,}}")
 _HANGUL_PAIR = re.compile(f"{_HANGUL_WORD} {_HANGUL_WORD}")
+
+
+def _japanese_scores(sample: bytes) -> dict[str, float]:
+    """:func:`plausibility` of each Japanese reading that decodes ``sample`` strictly."""
+    return {c: s for c in JAPANESE if (s := plausibility(sample, c)) is not None}
+
+
+def _korean_sentence(sample: bytes) -> bool:
+    """True when EUC-KR reads ``sample`` strictly, every non-ASCII character a hangul
+    syllable, three of its words or more spaced as Korean writes them (Japanese does not
+    space its words: EUC-KR hangul read as EUC-JP gives ``煽拙映 乞窮 映軒``)."""
+    text = strict_text(sample, "euc_kr")
+    if text is None or _HANGUL_SENTENCE.search(text) is None:
+        return False
+    return all(_HANGUL_SYLLABLE.match(c) for c in charclass.NON_ASCII.findall(text))
 
 
 def _chinese_korean_plausibility(text: str) -> float:
@@ -307,7 +384,7 @@ def _over_foreign(sample: bytes, answer: str) -> str | None:
         own = _chinese_korean_plausibility(decode_as(sample, answer)[0])
     else:
         own = plausibility(sample, answer) or 0.0
-    scores = {c: s for c in JAPANESE if (s := plausibility(sample, c)) is not None}
+    scores = _japanese_scores(sample)
     best = max(scores, key=lambda c: scores[c]) if scores else None
     japanese = scores[best] if best is not None else 0.0
     latin = plausibility(sample, _USUAL_LATIN) or 0.0
