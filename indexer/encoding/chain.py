@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from indexer.encoding import detect, sniff, sparse
+from indexer.encoding import detect, sniff, sparse, utf8misread
 from indexer.encoding.decoders import decode_as, decodes_strictly, strict_text
 from indexer.encoding.labels import LATIN1_FAMILY, lookup_label
 from indexer.encoding.prescan import Declaration, prescan, xml_declaration
@@ -178,7 +178,7 @@ def _sniff_or_detect(body: bytes) -> tuple[str, str]:
     sample = detect.evidence_sample(body)
     thin = detect.non_ascii_bytes(sample) < detect.STRONG_EVIDENCE_BYTES
     if sniff.is_utf8(body):
-        japanese = sparse.utf8_misread(sample) if thin else None
+        japanese = utf8misread.utf8_misread(sample) if thin else None
         return ("utf-8", "sniff") if japanese is None else (japanese, "guess")
     if sniff.mostly_utf8(body):
         return "utf-8", "guess" if thin else "detected"

@@ -5,6 +5,7 @@ kanji, half-width katakana and punctuation (U+FF61–FF9F), and non-ASCII."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 #: Hiragana and katakana (full width), with the iteration marks and the long-vowel mark.
 KANA = re.compile("[\u3041-\u3096\u309d\u309e\u30a1-\u30fa\u30fc-\u30fe]")
@@ -20,3 +21,9 @@ HALFWIDTH_PUNCT = re.compile("[\uff61-\uff65]")
 HALFWIDTH = re.compile("[\uff61-\uff9f]")
 #: Any character outside ASCII.
 NON_ASCII = re.compile("[^\x00-\x7f]")
+
+
+def script(char: str) -> str:
+    """The script of ``char``: the first word of its Unicode name (LATIN, CYRILLIC,
+    HANGUL, …; ``?`` for an unnamed code point)."""
+    return unicodedata.name(char, "?").split(" ", 1)[0]
