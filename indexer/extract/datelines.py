@@ -21,6 +21,7 @@ the line itself is not the text: no gold of the three sets keeps it, and a searc
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 
 from indexer.extract.segment import Block
 from indexer.extract.zones import Zones, folded
@@ -125,8 +126,7 @@ def _listed(block: Block) -> bool:
         entries = [i for i in parent if isinstance(i.tag, str)]
         if len(entries) > _MAX_ITEMS:  # at most _MAX_ITEMS texts joined per entry below
             return True
-        items = (folded("".join(map(str, i.itertext()))) for i in entries)
-        return len({date for item in items if (date := _event(item))}) >= 2
+        return len(_dates(folded("".join(map(str, i.itertext()))) for i in entries)) >= 2
     return False
 
 
@@ -140,13 +140,13 @@ def dateline_blocks(zones: Zones) -> set[int]:
             continue
         if is_dateline_text(block.text, block.heading):
             found.add(index)
-    return found - _chronology(zones, found)
+    return found - _paragraph_chronology(zones, found)
 
 
 def _events(text: str) -> int:
     """Distinct dates of the lines of ``text`` that are a date and what happened on it
     ("平成15年10月 大阪支店開設"); a dateline repeated ("Nov 12, 2018 | By: X") is one."""
-    return len({date for line in text.split("\n") if (date := _event(folded(line)))})
+    return len(_dates(folded(line) for line in text.split("\n")))
 
 
 # How a chronology's entry may open besides a :data:`DATE`: a month and a year (March
@@ -156,7 +156,7 @@ _ENTRY_START = re.compile(
 )
 
 
-def date_only(text: str) -> str:
+def _date_only(text: str) -> str:
     """``text`` (NFKC, lower case, stripped) when it is a date alone: a :data:`DATE`, a
     month and a year or a year (``1985年6月``, ``March 2016``, ``1998``), else ''."""
     form = folded(text).strip()
@@ -166,7 +166,7 @@ def date_only(text: str) -> str:
     return ""
 
 
-def event_date(text: str) -> str:
+def _entry_date(text: str) -> str:
     """The date of ``text`` (a block's) when it is a date and what happened on it: a
     :data:`DATE` with words besides (``2008年10月 大阪支社を開設``), or opening with a month
     and year or a year (``March 2016 Archive opened``, ``1998: company founded``); else
@@ -179,13 +179,39 @@ def event_date(text: str) -> str:
     return start.group().strip() if start is not None and _residue(form[start.end() :]) else ""
 
 
+def is_chronology(entries: Sequence[Block]) -> bool:
+    """True when the list entries ``entries`` (``li``, ``dt``, ``dd`` blocks, in order)
+    are a chronology: each a date and what happened on it (``2015年4月 本社倉庫を開設``,
+    ``March 2016 Archive opened``), or a ``dt`` that is a date alone followed by its
+    ``dd`` (``<dt>1985年6月</dt><dd>会社を設立``), of two dates or more."""
+    dates = set()
+    term = False
+    for block in entries:
+        if date := _entry_date(block.text):
+            dates.add(date)
+            term = False
+        elif block.owner.tag == "dt" and (date := _date_only(block.text)):
+            dates.add(date)
+            term = True
+        elif block.owner.tag == "dd" and term:
+            term = False
+        else:
+            return False
+    return len(dates) >= 2
+
+
+def _dates(forms: Iterable[str]) -> set[str]:
+    """The distinct dates of the ``forms`` (NFKC, lower case) that are a date and an event."""
+    return {date for form in forms if (date := _event(form))}
+
+
 def _event(form: str) -> str:
     """The date of ``form`` when it is a date and an event, else ''."""
     found = DATE.search(form)
     return found.group() if found is not None and _residue(form) else ""
 
 
-def _chronology(zones: Zones, found: set[int]) -> set[int]:
+def _paragraph_chronology(zones: Zones, found: set[int]) -> set[int]:
     """Of the dateline-shaped blocks ``found``, those that are entries of a chronology
     written as paragraphs: two or more under one parent, each a date and an event, of
     different dates (a dateline shown twice has one)."""

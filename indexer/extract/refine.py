@@ -12,10 +12,10 @@ from lxml import etree
 from indexer.extract.blocks import best_run
 from indexer.extract.candidate import Candidate
 from indexer.extract.comments import comment_blocks
-from indexer.extract.datelines import date_only, event_date
+from indexer.extract.datelines import is_chronology
 from indexer.extract.explain import Trace
 from indexer.extract.listing import expand_listing
-from indexer.extract.segment import MOSTLY_LINKS, Block, Segmentation
+from indexer.extract.segment import MOSTLY_LINKS, Segmentation
 from indexer.extract.titles import title_parts
 
 # Inside a chosen container, negative blocks weigh this much when trimming its edges: a
@@ -109,9 +109,9 @@ def trim(candidate: Candidate, seg: Segmentation, values: Sequence[float]) -> Ca
 
 def _chronology_end(indexes: Sequence[int], seg: Segmentation, end: int) -> int:
     """Where the kept run ends when the container's list entries around position ``end``
-    of ``indexes`` are a chronology (:func:`_chronology`), counting those the run already
-    ends with and those after it (after at most one heading: 沿革, History); else
-    ``end``."""
+    of ``indexes`` are a chronology (:func:`datelines.is_chronology`), counting those the
+    run already ends with and those after it (after at most one heading: 沿革, History);
+    else ``end``."""
     start = end
     while start > 0 and _entry(seg, indexes[start - 1]):
         start -= 1
@@ -120,33 +120,13 @@ def _chronology_end(indexes: Sequence[int], seg: Segmentation, end: int) -> int:
     while stop < len(indexes) and _entry(seg, indexes[stop]):
         stop += 1
     entries = [seg.blocks[i] for i in (*indexes[start:end], *indexes[after:stop])]
-    return stop if stop > after and _chronology(entries) else end
+    return stop if stop > after and is_chronology(entries) else end
 
 
 def _entry(seg: Segmentation, index: int) -> bool:
     """A list entry (``li``, ``dt``, ``dd``) without links, outside page furniture."""
     block = seg.blocks[index]
     return block.owner.tag in _ENTRY_TAGS and not block.link_chars and not block.furniture
-
-
-def _chronology(entries: Sequence[Block]) -> bool:
-    """Every entry a date and what happened on it (:func:`datelines.event_date`), or a
-    ``dt`` that is a date alone followed by its ``dd`` (``<dt>1985年6月</dt><dd>会社を設立``),
-    of two dates or more."""
-    dates = set()
-    term = False
-    for block in entries:
-        if date := event_date(block.text):
-            dates.add(date)
-            term = False
-        elif block.owner.tag == "dt" and (date := date_only(block.text)):
-            dates.add(date)
-            term = True
-        elif block.owner.tag == "dd" and term:
-            term = False
-        else:
-            return False
-    return len(dates) >= 2
 
 
 def anchor_title(candidate: Candidate, anchor: int | None, values: Sequence[float]) -> Candidate:
