@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 from lxml import etree
 
@@ -87,15 +88,25 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def _heading_slug(element: etree._Element, id_: str) -> bool:
-    """True when ``id_`` is made from the text of the section's own heading (its first
-    child element, an ``h1``–``h6``, as Sphinx and Docutils make section ids): every
-    token of the id is a word of the heading."""
+    """True when ``id_`` is the slug of the section's own heading (its first child element,
+    an ``h1``–``h6``, as Sphinx and Docutils make section ids): :func:`is_heading_slug`."""
     first = next((child for child in element if isinstance(child.tag, str)), None)
     if first is None or first.tag not in _HEADINGS:
         return False
-    words = set(_TOKEN_SPLIT.split("".join(map(str, first.itertext())).lower()))
+    return is_heading_slug(id_, "".join(map(str, first.itertext())))
+
+
+def is_heading_slug(id_: str, heading: str) -> bool:
+    """True when the id ``id_`` is made from the text ``heading`` (a heading's), as site
+    generators make anchors (Docutils, Sphinx, Hugo, GitHub): :data:`_SLUG_WORDS` tokens
+    or more, or every token of two characters or more found in the heading's text (NFKC,
+    lower case: ``_related_work`` for "Related work"). Such an id says what the section
+    is about, not what kind of box it is."""
     tokens = [t for t in _TOKEN_SPLIT.split(id_.lower()) if t]
-    return bool(tokens) and all(t in words for t in tokens)
+    if len(tokens) >= _SLUG_WORDS:
+        return True
+    text = unicodedata.normalize("NFKC", heading).lower()
+    return bool(tokens) and all(t in text for t in tokens if len(t) > 1)
 
 
 @functools.lru_cache(maxsize=4096)

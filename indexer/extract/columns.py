@@ -18,11 +18,13 @@ its words should find that page, not this one. They are known by their kind:
   text is the article's), made of at least :data:`_MIN_ITEMS` lines that each open with a
   date and hold a headline (short, no running sentences), optionally under a short label
   line ("新着情報", "What's new");
-- a *box of related entries* opens with a heading whose class or id names it by a whole
-  token ("related", "relatedposts", "yarpp", "kanren"; not an id that is the heading's
-  slug, such as ``_related_work``), after some of the content's prose, in a container holding none
-  of that prose: the heading and everything after it in that container go, however much
-  text the entries' excerpts hold (a site's "You may also like..." under every entry).
+- a *box of related entries* opens with a title after some of the content's prose, in a
+  container holding none of that prose, and links to the entries it offers: the title is
+  named so by its class or id or its container's class ("relatedposts", "yarpp",
+  "read-next", "more-news"; not an id that is the heading's slug, such as
+  ``_related_work``), or is a heading worded so ("Related posts", "関連記事"); the title
+  and everything after it in that container go, however much text the entries' excerpts
+  hold (a site's "You may also like..." under every entry).
 
 A page made of teasers or news (a list of teasers, a news archive) keeps them: the share
 rule of :mod:`indexer.extract.extras` applies.
@@ -34,7 +36,7 @@ import re
 
 from lxml import etree
 
-from indexer.extract.boilerplate import names_box_of_entries
+from indexer.extract.boilerplate import is_heading_slug, names_box_of_entries
 from indexer.extract.datelines import DATE
 from indexer.extract.segment import Block
 from indexer.extract.zones import Zones, folded, is_prose
@@ -237,9 +239,6 @@ _RELATED_WORDING = re.compile(
     r"|最近の投稿|新着記事)$"
 )
 _WORDING_END = re.compile(r"[\s.…:：!！?？]+$")
-_TOKENS = re.compile(r"[\s_\-:.]+")
-# An id of this many tokens or more is a heading's slug (as for page furniture).
-_SLUG_TOKENS = 4
 # A title that is not an ``h1``–``h6`` (``<div class="related-title">``): at most this
 # many characters on one line.
 _MAX_TITLE = 40
@@ -270,10 +269,10 @@ def related_blocks(zones: Zones) -> set[int]:
         box = block.owner.getparent()
         if not prose or box is None or _holds(box, prose):
             continue
-        after = [i for i in range(index + 1, len(blocks)) if _within(blocks[i].owner, box)]
-        linked = sum(1 for i in after if blocks[i].link_chars)  # kept or not (link lines)
+        inside = [i for i in range(index, len(blocks)) if _within(blocks[i].owner, box)]
+        linked = sum(1 for i in inside[1:] if blocks[i].link_chars)  # kept or not (link lines)
         if linked >= (1 if named else _MIN_ENTRIES):
-            return {i for i in zones.kept if i >= index and _within(blocks[i].owner, box)}
+            return kept.intersection(inside)
     return set()
 
 
@@ -291,17 +290,14 @@ def _worded_related(block: Block) -> bool:
 
 
 def _names_related(title: Block) -> bool:
-    """True when the title's class, or its id unless that is the title's own slug (every
-    token of it in the title's text, or :data:`_SLUG_TOKENS` tokens or more:
-    ``_related_work``, ``q-recommended-browser``), or its container's class, names a box
-    of other entries (:func:`boilerplate.names_box_of_entries`)."""
+    """True when the title's class, or its id unless that is the title's own slug
+    (:func:`boilerplate.is_heading_slug`: ``_related_work``, ``q-recommended-browser``),
+    or its container's class, names a box of other entries
+    (:func:`boilerplate.names_box_of_entries`)."""
     owner = title.owner
     names = str(owner.get("class", "")).lower().split()
     id_name = str(owner.get("id", "")).lower()
-    id_tokens = [t for t in _TOKENS.split(id_name) if t]
-    words = folded(title.text)
-    slug = len(id_tokens) >= _SLUG_TOKENS or all(t in words for t in id_tokens if len(t) > 1)
-    if not slug:
+    if id_name and not is_heading_slug(id_name, title.text):
         names.append(id_name)
     box = owner.getparent()
     if box is not None:
