@@ -49,10 +49,10 @@ def summary(launch: Launch, seconds: float) -> dict[str, Any]:
     total["counted_note"] = "the frontier could not be read at the end"
     with contextlib.suppress(StateError):  # the frontier is gone: the children said so
         found = open_outboxes(launch.plan.url, launch.plan.stall_seconds)
-        mine = {str(launch.plan.dir_of(c.index).resolve()) for c in launch.ended}
+        dirs = {launch.plan.dir_of(c.index) for c in launch.ended}
+        mine = {str(d.resolve()) for d in dirs}
         # only this launch's: a refused launch is not to name another command's directories
         total["open_outboxes"] = [key for key in found if split_outbox(key)[1] in mine]
-        dirs = {launch.plan.dir_of(c.index) for c in launch.ended}
         count_from_frontier(total, run_count(launch.plan.url, dirs, launch.began))
     return total
 
