@@ -171,7 +171,7 @@ def _chinese_korean_plausibility(text: str) -> float:
         return 1.0
     if _HANGUL_PAIR.search(text):
         return max(share, 0.75)
-    return max(share, 0.5) if re.search(_HANGUL_WORD, text) else share
+    return max(share, 0.5) if _HANGUL_SYLLABLE.search(text) else share
 
 
 def _over_foreign(sample: bytes, answer: str) -> str | None:

@@ -85,12 +85,7 @@ def japanese_plausibility(text: str, encoding: str) -> float:
     (:data:`_HALFWIDTH_WORD`) three quarters (an even one may be EUC-JP kanji). In a
     Shift_JIS reading, kanji of two or more Shift_JIS pairs in a row led by 8E with trails
     A1–DF weigh nothing (EUC-JP half-width katakana: ﾏﾆｭｱﾙ → 煮屡鹿竺勺)."""
-    special: dict[int, float] = {}
-    for match in _HALFWIDTH_PAIR.finditer(text):
-        special.update({match.start(): 0.25, match.start() + 1: 0.25})
-    for match in _HALFWIDTH_WORD.finditer(text):
-        if (match.end() - match.start()) % 2:  # an even run may be EUC-JP kanji (三浦: ｻｰｱｺ)
-            special.update(dict.fromkeys(range(match.start(), match.end()), 0.75))
+    special = _halfwidth_weights(text) if charclass.HALFWIDTH.search(text) else {}
     if encoding == "cp932":
         special.update(dict.fromkeys(_euc_halfwidth_kanji(text), 0.0))
     weights = [
@@ -104,18 +99,31 @@ def japanese_plausibility(text: str, encoding: str) -> float:
     return sum(weights) / len(weights) if weights else 0.0
 
 
+def _halfwidth_weights(text: str) -> dict[int, float]:
+    """``{position: weight}`` of the half-width katakana of ``text`` weighed by their
+    words (:func:`japanese_plausibility`)."""
+    special: dict[int, float] = {}
+    for match in _HALFWIDTH_PAIR.finditer(text):
+        special.update({match.start(): 0.25, match.start() + 1: 0.25})
+    for match in _HALFWIDTH_WORD.finditer(text):
+        if (match.end() - match.start()) % 2:  # an even run may be EUC-JP kanji (三浦: ｻｰｱｺ)
+            special.update(dict.fromkeys(range(match.start(), match.end()), 0.75))
+    return special
+
+
 def _euc_halfwidth_kanji(text: str) -> list[int]:
     """Positions of kanji in runs of two or more whose Shift_JIS bytes are 8E A1–DF."""
     found: list[int] = []
     run: list[int] = []
-    for index, char in enumerate(f"{text} "):
-        if _euc_halfwidth_pair(char):
-            run.append(index)
+    for match in charclass.KANJI.finditer(text):  # the text is mostly ASCII: kanji only
+        index = match.start()
+        if not _euc_halfwidth_pair(match.group()):
             continue
-        if len(run) >= 2:
-            found += run
-        run = []
-    return found
+        if run and run[-1] != index - 1:
+            found += run if len(run) >= 2 else []
+            run = []
+        run.append(index)
+    return found + (run if len(run) >= 2 else [])
 
 
 @functools.lru_cache(maxsize=1024)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from indexer.encoding import singlebyte
+from indexer.encoding import charclass, singlebyte
 from indexer.encoding.decoders import decode_as
 
 # A run of non-ASCII characters standing as a word: no ASCII letter or digit touches it.
@@ -43,7 +43,7 @@ _PAIRS = re.compile(f"(?:[{_SJIS_LEADS}][{_SJIS_TRAILS}])+")
 _OPENING_MARKS = frozenset("\u2018\u201a\u201c\u201e\u2013\u2014\u2026")
 # A token: a run of characters none of which is ASCII 00–3F (space, digit, punctuation,
 # markup), which no Shift_JIS double-byte character holds.
-_TOKEN = re.compile("[^\x00-\x3f]+")
+_TOKEN_EDGE = re.compile("[\x00-\x3f]")
 
 
 def _typographic_pair(lead: str, trail: str) -> bool:
@@ -73,6 +73,21 @@ _OPENING_GLUED = re.compile(
 )
 
 
+def _tokens_with_non_ascii(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each token of ``text`` that holds a non-ASCII character (the
+    page's ASCII words are not looked at: the text is mostly ASCII)."""
+    spans: list[tuple[int, int]] = []
+    for match in charclass.NON_ASCII.finditer(text):
+        if spans and match.start() < spans[-1][1]:
+            continue
+        start = match.start()
+        while start > 0 and not _TOKEN_EDGE.match(text[start - 1]):
+            start -= 1
+        edge = _TOKEN_EDGE.search(text, match.end())
+        spans.append((start, edge.start() if edge else len(text)))
+    return spans
+
+
 def latin_plausibility(text: str) -> float:
     """Share (0–1) of the non-ASCII characters of ``text`` (a single-byte code page's
     reading of a sample with few of them) placed as Latin text places them: the
@@ -87,13 +102,9 @@ def latin_plausibility(text: str) -> float:
         if _stacked(m.group())
         for i in range(m.start(), m.end())
     }
-    misplaced.update(
-        i
-        for m in _TOKEN.finditer(text)
-        if _shift_jis_shaped(m.group())
-        for i in range(m.start(), m.end())
-        if not text[i].isascii()
-    )
+    for start, end in _tokens_with_non_ascii(text):
+        if _shift_jis_shaped(text[start:end]):
+            misplaced.update(i for i in range(start, end) if not text[i].isascii())
     misplaced.update(m.start() for m in _OPENING_GLUED.finditer(text))
     return max(plausible - len(misplaced), 0) / judged
 
