@@ -36,6 +36,11 @@ def _page(title: str, body: str) -> str:
     return f"<html><head><title>{title}</title></head><body>{body}</body></html>"
 
 
+def _texts(html: str) -> dict[str, str]:
+    """``{profile: extracted text}`` of ``html`` in every profile."""
+    return {profile: extract(html, URL, profile=profile).text for profile in PROFILES}
+
+
 # name: (page with {own}, the page's own lines, lines that are not its text)
 SITES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     # a blog: the next entry's start under the entry, "Read more »"
@@ -205,8 +210,7 @@ SITES: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
 def test_other_pages_text_is_out(site: str) -> None:
     page, own, gone = SITES[site]
     html = page.format(own=_own(own))
-    for profile in PROFILES:
-        text = extract(html, URL, profile=profile).text
+    for profile, text in _texts(html).items():
         for line in gone:
             assert line not in text, (profile, line, text)
         for line in own:
@@ -224,8 +228,7 @@ def test_a_news_archive_keeps_its_headlines() -> None:
     ]
     rows = "".join(f"<li>{d} <a href='/n{i}'>{t}</a></li>" for i, (d, t) in enumerate(items))
     html = _page("お知らせ一覧", f"<main><h1>お知らせ一覧</h1><ul>{rows}</ul></main>")
-    for profile in PROFILES:
-        text = extract(html, URL, profile=profile).text
+    for profile, text in _texts(html).items():
         assert all(title in text for _, title in items), (profile, text)
 
 
@@ -237,8 +240,7 @@ def test_a_chronology_inside_an_article_stays() -> None:
         f"<article><h1>会社の歩み</h1>{_own(JA[:2])}<p>{history.replace(chr(10), '<br>')}"
         f"</p>{_own(JA[2:])}</article>",
     )
-    for profile in PROFILES:
-        text = extract(html, URL, profile=profile).text
+    for profile, text in _texts(html).items():
         assert "大阪支社を開設" in text, (profile, text)
 
 
@@ -251,8 +253,8 @@ def test_a_paragraph_linking_to_more_without_being_cut_stays() -> None:
         "<p>The briefing slides and the recording are on the project page. "
         "<a href='/more'>Read more</a></p></article>",
     )
-    for profile in PROFILES:
-        assert line in extract(html, URL, profile=profile).text
+    for profile, text in _texts(html).items():
+        assert line in text, profile
 
 
 OWN_TEXT = {
@@ -296,8 +298,7 @@ KEPT = {
 @pytest.mark.parametrize("name", sorted(OWN_TEXT))
 def test_the_pages_own_dated_or_folded_text_stays(name: str) -> None:
     """Found by an attack: dated lines and folded paragraphs that are the page's own."""
-    for profile in PROFILES:
-        text = extract(OWN_TEXT[name], URL, profile=profile).text
+    for profile, text in _texts(OWN_TEXT[name]).items():
         assert KEPT[name] in text, (profile, text)
 
 
@@ -403,8 +404,7 @@ def test_a_box_of_related_entries_is_out(site: str) -> None:
     template, own, card, titles = RELATED[site]
     cards = "".join(card.format(title=title) for title in titles)
     html = _page("t", template.format(own=_own(own), cards=cards))
-    for profile in PROFILES:
-        text = extract(html, URL, profile=profile).text
+    for profile, text in _texts(html).items():
         for line in own:
             assert line in text, (profile, line, text)
         for title in titles:
@@ -445,8 +445,8 @@ _SECTION = (
 def test_an_articles_own_related_section_stays(body: str) -> None:
     """A section of the article's own, named or worded like a box of other entries."""
     html = _page("t", body)
-    for profile in PROFILES:
-        assert _SECTION in extract(html, URL, profile=profile).text, profile
+    for profile, text in _texts(html).items():
+        assert _SECTION in text, profile
 
 
 _SLUGGED = "<div class='sect1'>{heading}<div class='sectionbody'><p>{{section}}</p></div></div>"
@@ -493,8 +493,8 @@ def test_a_section_named_for_its_subject_stays(part: str) -> None:
         "t",
         f"<div id='content'><h1>Timesheet move</h1>{_own(EN)}{part.format(section=section)}</div>",
     )
-    for profile in PROFILES:
-        assert section in extract(html, URL, profile=profile).text, profile
+    for profile, text in _texts(html).items():
+        assert section in text, profile
 
 
 @pytest.mark.parametrize(
@@ -518,6 +518,5 @@ def test_a_last_paragraph_linking_to_a_file_or_a_bare_continue_stays(cut: str, l
         f"<div class='entry'><h1>Timesheet move</h1>{_own(EN)}<div class='wp-block-group'>"
         f"<p>{cut}</p><p>{link}</p></div></div>",
     )
-    for profile in PROFILES:
-        text = extract(html, URL, profile=profile).text
+    for profile, text in _texts(html).items():
         assert all(line in text for line in own), (profile, text)
